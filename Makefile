@@ -1,0 +1,49 @@
+# Verity: `make run` sets up and starts everything; `make test` sets up and runs the tests.
+PYTHON ?= $(shell command -v python3.11 || command -v python3)
+VENV := .venv
+BIN := $(VENV)/bin
+STAMP := $(VENV)/.installed-$(shell cat pyproject.toml | sha1sum | cut -c1-12)
+export PIP_DISABLE_PIP_VERSION_CHECK := 1
+export HF_HUB_OFFLINE := 1
+
+.PHONY: setup install run test bench worker web bot celery-worker clean-db
+
+setup: install  ## venv, dependencies, database, migrations, demo admin, sample corpus
+	$(BIN)/python manage.py migrate --noinput -v 0
+	$(BIN)/python manage.py setup_demo
+
+install: $(STAMP)
+
+$(STAMP): pyproject.toml
+	@test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
+	@$(BIN)/python -c 'import sys; assert sys.version_info[:2] == (3, 11), "Verity needs Python 3.11 (found %s)" % sys.version.split()[0]'
+	$(BIN)/pip install -q --upgrade pip
+	$(BIN)/pip install -q torch==2.13.0
+	$(BIN)/pip install -q -e '.[dev]'
+	@rm -f $(VENV)/.installed-*
+	@touch $@
+
+run: setup  ## web console on 127.0.0.1:8000 + a worker (+ the Slack bot when tokens are set)
+	./scripts/run-local.sh
+
+web: setup
+	$(BIN)/python manage.py runserver 127.0.0.1:8000
+
+worker: setup  ## django-q2 worker (ORM broker, no server needed)
+	$(BIN)/python manage.py qcluster
+
+celery-worker: setup  ## Celery worker on Redis, all queues
+	$(BIN)/celery -A webapp.celery worker -Q ingest,answer,verify -l info
+
+bot: setup
+	$(BIN)/python manage.py runbot
+
+test: setup  ## the test suite against real PostgreSQL + pgvector and Redis
+	$(BIN)/python -m pytest -q
+
+bench: setup  ## benchmarks (slow; not part of `make test`)
+	$(BIN)/python -m pytest tests/bench -q -s -p no:randomly
+
+clean-db:  ## stop and delete the embedded database (all local data)
+	-$(BIN)/python -c 'import pgserver; pgserver.get_server("var/pgdata", cleanup_mode="delete").cleanup()'
+	rm -rf var/pgdata

@@ -1,0 +1,128 @@
+"""The outside services the question path uses, bundled: embedder, reranker, generator, completer.
+
+Hosted generation degrades to the extractive draft with a note when the provider fails, never to
+silence.
+"""
+
+from __future__ import annotations
+
+import logging
+import time
+from dataclasses import dataclass, field
+
+from django.conf import settings
+
+from knowledge.answering.passages import SourcePassage
+from knowledge.embedding import Embedder, get_embedder
+from knowledge.providers.base import Passage, ProviderError
+from knowledge.query import QueryAnalysis
+from knowledge.rerank import LexicalReranker, ProviderReranker, Reranker
+
+log = logging.getLogger(__name__)
+
+HYDE_PROMPT = ("Write a short passage (2-3 sentences) from a company policy or runbook that would answer the "
+               "question. Plain text, no preamble.")
+REWRITE_PROMPT = ("Rewrite the user's last message as one standalone question, using the earlier messages of "
+                  "the thread for context. Reply with the question only.")
+
+
+@dataclass
+class AnsweringProviders:
+    """One seam per outside service; tests replace one of them, or point a real SDK at a local server."""
+
+    embedder: Embedder
+    reranker: Reranker
+    generator: object | None = None
+    completer: object | None = None
+    hyde: bool = False
+    multi_query: bool = False
+    allowed_domains: tuple[str, ...] = ()
+    verify_rounds: int = 2
+    judge: object | None = None
+    notes: list[str] = field(default_factory=list)
+
+    def generate(self, question: str, passages: list[SourcePassage], draft: str, timer) -> tuple[str, tuple, dict, str]:
+        """(text, (provider, model), usage, note): hosted when configured, else the extractive draft."""
+        started = time.perf_counter()
+        if self.generator is None:
+            timer.stage("generate", started)
+            return draft, ("extractive", ""), {}, ""
+        try:
+            generation = self.generator.generate(question, [_passage(p) for p in passages])
+        except ProviderError as exc:
+            log.warning("generation failed, falling back to extractive: %s", exc)
+            timer.stage("generate", started)
+            return draft, ("extractive", ""), {}, f"{exc.message} Showing the best matching passages instead."
+        timer.stage("generate", started)
+        usage = {"input_tokens": generation.usage.input_tokens, "output_tokens": generation.usage.output_tokens,
+                 "cost_usd": generation.usage.cost_usd}
+        text = generation.text
+        if "INSUFFICIENT_CONTEXT" in text:
+            text = ""
+        return text, (generation.provider, generation.model), usage, generation.note or ""
+
+    def verify(self, text: str, passages: list[SourcePassage], question: str, timer) -> tuple[str, dict]:
+        """Check the answer claim by claim; failing sentences are removed (after correction rounds when hosted)."""
+        from verification.pipeline import verify_and_correct
+
+        started = time.perf_counter()
+        sources = [(p.n, p.text, p.url, p.title) for p in passages]
+        final, report = verify_and_correct(
+            text, sources, question=question, embed=self.embedder.embed, allowed_domains=self.allowed_domains,
+            corrector=self.completer if self.generator is not None else None, judge=self.judge,
+            rounds=self.verify_rounds if self.generator is not None else 0,
+        )
+        timer.stage("verify", started)
+        return final, report
+
+    def expand_query(self, query: QueryAnalysis, timer) -> str | None:
+        """HyDE: a hypothetical answer to embed instead of the question (only with a completer)."""
+        if not (self.hyde and self.completer is not None):
+            return None
+        started = time.perf_counter()
+        try:
+            text, _usage = self.completer.complete(HYDE_PROMPT, query.expanded, max_tokens=160)
+        except ProviderError as exc:
+            log.warning("HyDE skipped: %s", exc)
+            return None
+        finally:
+            timer.stage("hyde_generate", started)
+        return f"{query.expanded}\n{text.strip()}"
+
+    def rewrite_follow_up(self, question: str, previous: list[str]) -> str | None:
+        """A standalone form of a follow-up, written by the completer; None on failure."""
+        history = "\n".join(f"- {turn}" for turn in previous)
+        try:
+            text, _usage = self.completer.complete(REWRITE_PROMPT, f"Thread:\n{history}\n\nLast message: {question}",
+                                                   max_tokens=120)
+        except ProviderError as exc:
+            log.warning("follow-up rewrite skipped: %s", exc)
+            return None
+        return text.strip().splitlines()[0] if text.strip() else None
+
+
+def _passage(passage: SourcePassage) -> Passage:
+    return Passage(n=passage.n, text=passage.text, title=passage.title, source=passage.source_ref,
+                   chunk_id=passage.first.chunk_id)
+
+
+def default_providers() -> AnsweringProviders:
+    """Providers as the settings configure them."""
+    from knowledge.providers import build_completer, build_hosted_generator, build_reranker
+
+    reranker: Reranker = LexicalReranker()
+    if settings.VERITY_RERANKER == "cohere":
+        reranker = ProviderReranker(build_reranker("cohere", settings.PROVIDERS["cohere"]), "cohere")
+    elif settings.VERITY_RERANKER == "cross-encoder":
+        config = {"rerank_model": settings.VERITY_CROSS_ENCODER_PATH}
+        reranker = ProviderReranker(build_reranker("cross-encoder", config), "cross-encoder")
+    generator = completer = None
+    if settings.VERITY_GENERATOR in ("cohere", "openai"):
+        config = settings.PROVIDERS[settings.VERITY_GENERATOR]
+        generator = build_hosted_generator(settings.VERITY_GENERATOR, config)
+        completer = build_completer(settings.VERITY_GENERATOR, config)
+    return AnsweringProviders(
+        embedder=get_embedder(), reranker=reranker, generator=generator, completer=completer,
+        hyde=settings.VERITY_HYDE, multi_query=settings.VERITY_MULTI_QUERY,
+        allowed_domains=tuple(settings.VERITY_ALLOWED_LINK_DOMAINS), verify_rounds=settings.VERITY_VERIFY_ROUNDS,
+    )

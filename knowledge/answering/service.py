@@ -1,0 +1,229 @@
+"""`answer_question`: the one question path used by the bot, the API, the console and the CLI."""
+
+from __future__ import annotations
+
+import logging
+import re
+import time
+from dataclasses import dataclass, field
+
+from django.conf import settings
+
+from knowledge.answering import cache as answer_cache
+from knowledge.answering import evidence as evidence_mod
+from knowledge.answering import extractive, store
+from knowledge.answering.passages import SourcePassage, build_passages
+from knowledge.answering.providers import AnsweringProviders, default_providers
+from knowledge.answering.result import AnswerResult, Citation
+from knowledge.lexicon import term_stats
+from knowledge.models import Answer, Collection, GlossaryTerm
+from knowledge.query import analyze
+from knowledge.redaction import redact
+from knowledge.retrieval import retrieve
+
+log = logging.getLogger(__name__)
+
+_FOLLOW_UP = re.compile(r"^(and|also|what about|how about|but|so|then|ok|okay)\b|\b(it|that|this|they|them|those|"
+                        r"these|there|he|she|its|their)\b", re.I)
+REFUSAL_TEXT = ("I couldn't find this in the knowledge base, so I won't guess. I searched {searched}. "
+                "The question has been logged as a knowledge gap for the document owners.")
+WARNING_TEXT = "Low confidence ({score:.0%}): check the sources below. A reviewer has been asked to look at this answer."
+
+
+@dataclass
+class AskOptions:
+    """Who asks, from where, and what may be used."""
+
+    user: object = None
+    collection_ids: list[int] | None = None
+    thread_context: list[str] = field(default_factory=list)
+    channel: str = "cli"
+    external_user: str = ""
+    use_cache: bool = True
+    store: bool = True
+
+
+class Timer:
+    """Collects per-stage timings in milliseconds."""
+
+    def __init__(self) -> None:
+        self.timings: dict[str, float] = {}
+        self._started = time.perf_counter()
+
+    def stage(self, name: str, since: float) -> float:
+        now = time.perf_counter()
+        self.timings[name] = round((now - since) * 1000, 2)
+        return now
+
+    def total(self) -> dict[str, float]:
+        self.timings["total"] = round((time.perf_counter() - self._started) * 1000, 2)
+        return self.timings
+
+
+def glossary() -> dict[str, str]:
+    """The admin-editable abbreviation glossary."""
+    return dict(GlossaryTerm.objects.values_list("term", "expansion"))
+
+
+def standalone_question(question: str, thread_context: list[str], providers: AnsweringProviders) -> str:
+    """Turn a follow-up into a question that stands on its own, using the thread's earlier turns."""
+    previous = [turn for turn in thread_context if turn.strip()][-3:]
+    if not previous:
+        return question
+    if providers.completer is not None:
+        rewritten = providers.rewrite_follow_up(question, previous)
+        if rewritten:
+            return rewritten
+    if len(question.split()) <= 12 or _FOLLOW_UP.search(question):
+        return f"{previous[-1]} {question}"
+    return question
+
+
+def allowed_collections(options: AskOptions) -> list[int]:
+    """Collections the asker may read, narrowed to the ones requested."""
+    readable = set(Collection.objects.readable_by(options.user).values_list("pk", flat=True))
+    if options.collection_ids is not None:
+        readable &= set(options.collection_ids)
+    return sorted(readable)
+
+
+def answer_question(question: str, options: AskOptions | None = None,
+                    providers: AnsweringProviders | None = None) -> AnswerResult:
+    """Answer from the knowledge base with citations and confidence, or refuse; store and log it."""
+    options = options or AskOptions()
+    providers = providers or default_providers()
+    timer = Timer()
+    started = time.perf_counter()
+    redacted = redact(question).text
+    context = [redact(turn).text for turn in options.thread_context]
+    standalone = standalone_question(redacted, context, providers)
+    query = analyze(standalone, glossary())
+    collection_ids = allowed_collections(options)
+    started = timer.stage("understand", started)
+    vector = providers.embedder.embed([query.expanded], kind="query")[0]
+    started = timer.stage("embed", started)
+
+    if options.use_cache:
+        cached, level = answer_cache.lookup(query.cache_key, vector, collection_ids)
+        started = timer.stage("cache", started)
+        if cached is not None:
+            return _serve_cached(cached, level, redacted, standalone, options, timer)
+
+    search_text = providers.expand_query(query, timer)
+    if search_text is not None:
+        vector = providers.embedder.embed([search_text], kind="query")[0]
+        started = timer.stage("hyde", time.perf_counter())
+    candidates = retrieve(query, vector, collection_ids)
+    timer.timings.update({f"retrieve_{k}": v for k, v in candidates.timings_ms.items()})
+    started = timer.stage("retrieve", started)
+    hits = providers.reranker.rerank(query.expanded, candidates.lexemes, candidates.hits)
+    started = timer.stage("rerank", started)
+
+    passages = build_passages(hits[:8], limit=5)
+    stats = term_stats()
+    scored = extractive.score_candidates(candidates.lexemes, passages, stats, query.asks_for,
+                                         providers.embedder.embed, vector)
+    draft, chosen = extractive.compose(scored)
+    best_coverage = max((c.coverage for c in chosen), default=0.0)
+    evidence = evidence_mod.assess(query, candidates.lexemes, passages, stats, [c.text for c in chosen],
+                                   best_coverage)
+    started = timer.stage("assess", started)
+
+    result = AnswerResult(question=redacted, answer="", refused=False, confidence=0.0,
+                          standalone_question=standalone if standalone != redacted else "",
+                          evidence=evidence.to_dict(), retrieved=_retrieved(hits[:20]))
+    usage: dict = {}
+    if evidence.decision == "refuse":
+        result.refused = True
+        result.answer = REFUSAL_TEXT.format(searched=_searched(passages, len(collection_ids)))
+        result.confidence = round(evidence.strength * 0.5, 3)
+        result.provider = "none"
+    else:
+        text, used, usage, note = providers.generate(standalone, passages, draft, timer)
+        result.note = note
+        result.provider, result.model = used
+        verified_text, report = providers.verify(text, passages, standalone, timer)
+        result.answer = verified_text
+        result.verification = report
+        result.citations = _citations(result.answer, passages)
+        citation_coverage = 1.0 if result.citations else 0.0
+        verification_score = report.get("score") if report else None
+        result.confidence = evidence_mod.confidence(evidence, citation_coverage, verification_score)
+        if not result.answer.strip() or not result.citations:
+            result.refused = True
+            result.answer = REFUSAL_TEXT.format(searched=_searched(passages, len(collection_ids)))
+            result.citations = []
+        elif result.confidence < settings.VERITY_ANSWER_MIN_CONFIDENCE or evidence.decision == "warn":
+            result.warning = WARNING_TEXT.format(score=result.confidence)
+            result.status = Answer.Status.NEEDS_REVIEW
+    timer.stage("compose", started)
+    result.timings_ms = timer.total()
+    if options.store:
+        _store(result, query.cache_key, vector, collection_ids, options, usage, passages)
+    return result
+
+
+def _store(result: AnswerResult, cache_key: str, vector, collection_ids: list[int], options: AskOptions,
+           usage: dict, passages: list[SourcePassage]) -> None:
+    started = time.perf_counter()
+    answer = store.save_answer(result, cache_key, vector, collection_ids, usage)
+    result.answer_id = answer.pk
+    if result.refused:
+        store.record_gap(result.question, cache_key, [{"source": p.source_ref, "score": round(p.score, 3)}
+                                                     for p in passages[:3]])
+    outcome = "refused" if result.refused else "answered"
+    result.timings_ms["store"] = round((time.perf_counter() - started) * 1000, 2)
+    result.log_id = store.save_log(result, channel=options.channel, user=options.user,
+                                   external_user=options.external_user, outcome=outcome, usage=usage).pk
+
+
+def _serve_cached(answer: Answer, level: str, question: str, standalone: str, options: AskOptions,
+                  timer: Timer) -> AnswerResult:
+    result = AnswerResult(
+        question=question, answer=answer.text, refused=answer.refused, confidence=answer.confidence,
+        citations=[Citation(chunk_ids=[c.get("chunk_id")], **{k: c.get(k, "") for k in
+                                                              ("n", "source", "title", "url", "chunk_id", "quote",
+                                                               "collection", "updated_at")})
+                   for c in answer.citations],
+        cache=level, status=answer.status, verification=answer.verification, provider=answer.provider,
+        model=answer.model, answer_id=answer.pk, standalone_question=standalone if standalone != question else "",
+    )
+    if answer.status == Answer.Status.NEEDS_REVIEW:
+        result.warning = WARNING_TEXT.format(score=answer.confidence)
+    result.timings_ms = timer.total()
+    if options.store:
+        result.log_id = store.save_log(result, channel=options.channel, user=options.user,
+                                       external_user=options.external_user, outcome="cached", usage={}).pk
+    return result
+
+
+def _citations(answer: str, passages: list[SourcePassage]) -> list[Citation]:
+    """Citations for the [n] markers the answer actually uses, renumbered in order of first use."""
+    by_n = {p.n: p for p in passages}
+    used: list[int] = []
+    for match in re.finditer(r"\[(\d+)\]", answer):
+        n = int(match.group(1))
+        if n in by_n and n not in used:
+            used.append(n)
+    citations = []
+    for passage in (by_n[n] for n in used):
+        first = passage.first
+        citations.append(Citation(
+            n=passage.n, source=passage.source_ref, title=passage.title, url=passage.url, chunk_id=first.chunk_id,
+            quote=passage.text[:400], collection=first.collection,
+            updated_at=first.updated_at.date().isoformat() if first.updated_at else "", chunk_ids=passage.chunk_ids,
+        ))
+    return citations
+
+
+def _retrieved(hits) -> list[dict]:
+    return [{"chunk_id": h.chunk_id, "source": h.citation_source, "score": round(h.score, 4),
+             "fused": round(h.fused, 5), "retrievers": h.retrievers} for h in hits]
+
+
+def _searched(passages: list[SourcePassage], collections: int) -> str:
+    where = f"{collections} collection{'s' if collections != 1 else ''}"
+    if not passages:
+        return where + " and found nothing related"
+    closest = ", ".join(dict.fromkeys(p.title for p in passages[:3]))
+    return f"{where}; the closest documents were {closest}, but they do not answer it"

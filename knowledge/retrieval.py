@@ -1,0 +1,206 @@
+"""Hybrid retrieval inside PostgreSQL: pgvector HNSW + full text + exact identifiers, fused by RRF."""
+
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass, field
+
+import numpy as np
+from django.conf import settings
+from django.db import connection, transaction
+
+from knowledge.lexicon import query_lexemes, term_stats
+from knowledge.query import QueryAnalysis
+
+RRF_K = 60
+# Lexical and identifier evidence is weighted above dense: on documentation, exact terms are the
+# strongest signal, and a weak dense top-1 must not push a strong lexical hit out of the list.
+RRF_WEIGHTS = {"dense": 1.0, "lexical": 1.3, "identifier": 2.0}
+
+
+@dataclass
+class Hit:
+    """One retrieved chunk with the evidence each retriever gave for it."""
+
+    chunk_id: int
+    document_id: int
+    collection_id: int
+    order: int
+    text: str
+    heading_text: str
+    anchor: str
+    page: int | None
+    search_vector: str
+    source: str
+    title: str
+    collection: str
+    updated_at: object
+    dense: float = 0.0
+    lexical: float = 0.0
+    identifier_matches: list[str] = field(default_factory=list)
+    ranks: dict[str, int] = field(default_factory=dict)
+    fused: float = 0.0
+    score: float = 0.0
+    features: dict[str, float] = field(default_factory=dict)
+
+    @property
+    def retrievers(self) -> list[str]:
+        return sorted(self.ranks)
+
+    @property
+    def citation_source(self) -> str:
+        return f"{self.source}#{self.anchor}" if self.anchor else self.source
+
+
+@dataclass
+class Candidates:
+    """Everything the retrievers found for one question."""
+
+    hits: list[Hit]
+    lexemes: list[str]
+    query_vector: np.ndarray
+    timings_ms: dict[str, float]
+
+
+def _ms(started: float) -> float:
+    return round((time.perf_counter() - started) * 1000, 2)
+
+
+def dense_search(vector: np.ndarray, collection_ids: list[int], limit: int) -> list[tuple[int, float]]:
+    """(chunk_id, cosine similarity) from the HNSW index."""
+    with transaction.atomic(), connection.cursor() as cursor:
+        cursor.execute(f"SET LOCAL hnsw.ef_search = {int(max(settings.VERITY_HNSW_EF_SEARCH, limit))}")
+        cursor.execute(
+            "SELECT id, 1 - (embedding <=> %s::vector) FROM knowledge_chunk "
+            "WHERE collection_id = ANY(%s) AND embedding IS NOT NULL "
+            "ORDER BY embedding <=> %s::vector LIMIT %s",
+            [_vector_literal(vector), collection_ids, _vector_literal(vector), limit],
+        )
+        return [(row[0], float(row[1])) for row in cursor.fetchall()]
+
+
+def lexical_search(lexemes: list[str], websearch_text: str, collection_ids: list[int],
+                   limit: int) -> list[tuple[int, float]]:
+    """(chunk_id, ts_rank_cd) for chunks matching any informative query lexeme; all-terms matches first."""
+    informative = _informative(lexemes)
+    if not informative:
+        return []
+    any_query = " | ".join("'" + lexeme.replace("'", "''") + "'" for lexeme in informative)
+    with connection.cursor() as cursor:
+        cursor.execute(
+            "SELECT c.id, ts_rank_cd(c.search_vector, q, 1) + "
+            "CASE WHEN c.search_vector @@ websearch_to_tsquery('english', %s) THEN 1 ELSE 0 END AS rank "
+            "FROM knowledge_chunk c, to_tsquery('english', %s) q "
+            "WHERE c.collection_id = ANY(%s) AND c.search_vector @@ q ORDER BY rank DESC LIMIT %s",
+            [websearch_text, any_query, collection_ids, limit],
+        )
+        return [(row[0], float(row[1])) for row in cursor.fetchall()]
+
+
+def identifier_search(identifiers: list[str], collection_ids: list[int], limit: int) -> list[tuple[int, float]]:
+    """(chunk_id, number of question identifiers the chunk contains) for exact code matches."""
+    if not identifiers:
+        return []
+    with connection.cursor() as cursor:
+        cursor.execute(
+            "SELECT id, cardinality(ARRAY(SELECT unnest(identifiers) INTERSECT SELECT unnest(%s::varchar[]))) AS n "
+            "FROM knowledge_chunk WHERE collection_id = ANY(%s) AND identifiers && %s::varchar[] "
+            "ORDER BY n DESC, id LIMIT %s",
+            [identifiers, collection_ids, identifiers, limit],
+        )
+        return [(row[0], float(row[1])) for row in cursor.fetchall()]
+
+
+def retrieve(query: QueryAnalysis, query_vector: np.ndarray, collection_ids: list[int], *,
+             limit: int = 40) -> Candidates:
+    """Run the three retrievers and fuse their rankings with reciprocal rank fusion."""
+    timings: dict[str, float] = {}
+    started = time.perf_counter()
+    lexemes = query_lexemes(query.expanded)
+    timings["lexemes"] = _ms(started)
+
+    started = time.perf_counter()
+    dense = dense_search(query_vector, collection_ids, limit)
+    timings["dense"] = _ms(started)
+    started = time.perf_counter()
+    lexical = lexical_search(lexemes, query.expanded, collection_ids, limit)
+    timings["lexical"] = _ms(started)
+    started = time.perf_counter()
+    exact = identifier_search(query.identifiers, collection_ids, limit)
+    timings["identifier"] = _ms(started)
+
+    started = time.perf_counter()
+    fused: dict[int, float] = {}
+    ranks: dict[int, dict[str, int]] = {}
+    raw: dict[int, dict[str, float]] = {}
+    for name, results in (("dense", dense), ("lexical", lexical), ("identifier", exact)):
+        for rank, (chunk_id, value) in enumerate(results, start=1):
+            fused[chunk_id] = fused.get(chunk_id, 0.0) + RRF_WEIGHTS[name] / (RRF_K + rank)
+            ranks.setdefault(chunk_id, {})[name] = rank
+            raw.setdefault(chunk_id, {})[name] = value
+    hits = load_hits(list(fused))
+    for hit in hits:
+        hit.fused = fused[hit.chunk_id]
+        hit.ranks = ranks[hit.chunk_id]
+        hit.dense = raw[hit.chunk_id].get("dense", 0.0)
+        hit.lexical = raw[hit.chunk_id].get("lexical", 0.0)
+    _fill_missing_dense(hits, query_vector)
+    identifier_set = set(query.identifiers)
+    for hit in hits:
+        hit.identifier_matches = sorted(identifier_set & set(_chunk_identifiers(hit)))
+    hits.sort(key=lambda h: h.fused, reverse=True)
+    timings["fuse"] = _ms(started)
+    return Candidates(hits=hits, lexemes=lexemes, query_vector=query_vector, timings_ms=timings)
+
+
+def load_hits(chunk_ids: list[int]) -> list[Hit]:
+    """Chunk rows with their document's citation fields, in one query."""
+    if not chunk_ids:
+        return []
+    with connection.cursor() as cursor:
+        cursor.execute(
+            "SELECT c.id, c.document_id, c.collection_id, c.order, c.text, c.heading_text, c.anchor, c.page, "
+            "c.search_vector::text, d.source, d.title, k.name, d.updated_at, c.identifiers "
+            "FROM knowledge_chunk c JOIN knowledge_document d ON d.id = c.document_id "
+            "JOIN knowledge_collection k ON k.id = c.collection_id WHERE c.id = ANY(%s)",
+            [chunk_ids],
+        )
+        rows = cursor.fetchall()
+    hits = []
+    for row in rows:
+        hit = Hit(*row[:13])
+        hit.features["_identifiers"] = row[13]  # type: ignore[assignment]
+        hits.append(hit)
+    return hits
+
+
+def _chunk_identifiers(hit: Hit) -> list[str]:
+    return list(hit.features.pop("_identifiers", []) or [])
+
+
+def _fill_missing_dense(hits: list[Hit], query_vector: np.ndarray) -> None:
+    """Exact cosine for candidates the dense retriever did not return (found lexically only)."""
+    missing = [hit.chunk_id for hit in hits if "dense" not in hit.ranks]
+    if not missing:
+        return
+    with connection.cursor() as cursor:
+        cursor.execute("SELECT id, 1 - (embedding <=> %s::vector) FROM knowledge_chunk WHERE id = ANY(%s)",
+                       [_vector_literal(query_vector), missing])
+        similarity = dict(cursor.fetchall())
+    for hit in hits:
+        if hit.chunk_id in similarity:
+            hit.dense = float(similarity[hit.chunk_id] or 0.0)
+
+
+def _informative(lexemes: list[str]) -> list[str]:
+    """Drop lexemes so common they select a large part of the index (they only slow the OR query)."""
+    stats = term_stats()
+    if stats.total < 200:
+        return list(dict.fromkeys(lexemes))
+    cutoff = max(50, int(stats.total * 0.2))
+    kept = [lexeme for lexeme in dict.fromkeys(lexemes) if stats.df.get(lexeme, 0) <= cutoff]
+    return kept or list(dict.fromkeys(lexemes))
+
+
+def _vector_literal(vector: np.ndarray) -> str:
+    return "[" + ",".join(f"{x:.6f}" for x in np.asarray(vector, dtype=np.float32).tolist()) + "]"

@@ -1,0 +1,51 @@
+"""Shared test set-up: real PostgreSQL + pgvector (the embedded server), loopback-only network."""
+
+from __future__ import annotations
+
+import ipaddress
+import socket
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parent.parent
+CORPUS = ROOT / "fixtures" / "corpus"
+
+_real_connect = socket.socket.connect
+
+
+def _guarded_connect(sock, address):
+    # The suite must never reach the internet: only loopback and unix sockets are allowed.
+    if isinstance(address, tuple) and sock.family in (socket.AF_INET, socket.AF_INET6):
+        host = address[0]
+        try:
+            allowed = ipaddress.ip_address(host).is_loopback
+        except ValueError:
+            allowed = host == "localhost"
+        if not allowed:
+            raise ConnectionRefusedError(f"tests may not connect to {host}: only loopback is allowed")
+    return _real_connect(sock, address)
+
+
+socket.socket.connect = _guarded_connect
+
+
+@pytest.fixture(scope="session")
+def embedder():
+    """The real local MiniLM embedder, loaded once."""
+    from knowledge.embedding import get_embedder
+
+    return get_embedder()
+
+
+@pytest.fixture(scope="session")
+def corpus_db(django_db_setup, django_db_blocker):
+    """The sample corpus ingested once into the test database (kept for the session)."""
+    from django.core.management import call_command
+
+    from knowledge.models import Document
+
+    with django_db_blocker.unblock():
+        if not Document.objects.filter(status=Document.Status.READY).exists():
+            call_command("ingest", str(CORPUS), "--sync", "--collection", "General", verbosity=0)
+        return list(Document.objects.all())

@@ -1,0 +1,155 @@
+"""Ingestion against the real database: versions, idempotence, bad input, embedding reuse."""
+
+from __future__ import annotations
+
+import io
+
+import pytest
+from django.core.management import call_command
+
+from knowledge.ingestion import delete_document, ingest_document, register_upload
+from knowledge.models import Chunk, Document, DocumentVersion
+from tests.factories import make_collection
+
+pytestmark = pytest.mark.django_db
+
+POLICY_V1 = b"""# Travel policy
+
+## Per diem
+
+The daily meal allowance for domestic travel is 55 USD. Receipts are required above 25 USD.
+
+## Booking
+
+Book flights through the travel desk at least 14 days ahead. Use form TRV-310 for exceptions.
+"""
+
+POLICY_V2 = POLICY_V1.replace(b"55 USD", b"70 USD").replace(b"14 days", b"21 days")
+
+
+def ingest(collection, source: str, data: bytes) -> Document:
+    document, needs = register_upload(collection, source, data)
+    if needs:
+        ingest_document(document.pk)
+    document.refresh_from_db()
+    return document
+
+
+def test_markdown_becomes_embedded_searchable_chunks():
+    document = ingest(make_collection(), "finance/travel.md", POLICY_V1)
+    assert document.status == Document.Status.READY, document.error
+    chunks = list(document.chunks.all())
+    assert chunks and document.chunk_count == len(chunks)
+    assert all(chunk.embedding is not None and len(chunk.embedding) == 384 for chunk in chunks)
+    assert {"per-diem", "booking"} & {chunk.anchor for chunk in chunks}
+    assert any("trv-310" in chunk.identifiers for chunk in chunks)
+    hit = Chunk.objects.extra(where=["search_vector @@ websearch_to_tsquery('english', %s)"], params=["meal allowance"])
+    assert hit.filter(document=document).exists()
+    assert document.title == "Travel policy"
+
+
+def test_identical_content_is_a_no_op():
+    collection = make_collection()
+    first = ingest(collection, "travel.md", POLICY_V1)
+    ids = set(first.chunks.values_list("pk", flat=True))
+    again, needs = register_upload(collection, "travel.md", POLICY_V1)
+    assert needs is False and again.version == 1
+    assert set(again.chunks.values_list("pk", flat=True)) == ids
+
+
+def test_running_the_job_twice_never_duplicates_chunks():
+    collection = make_collection()
+    document, _ = register_upload(collection, "travel.md", POLICY_V1)
+    ingest_document(document.pk)
+    count = Chunk.objects.filter(document=document).count()
+    Document.objects.filter(pk=document.pk).update(status=Document.Status.QUEUED, indexed_sha256="")
+    result = ingest_document(document.pk)
+    assert result.status == "ready" and result.reused == count
+    assert Chunk.objects.filter(document=document).count() == count
+
+
+def test_new_version_swaps_chunks_without_ghosts():
+    collection = make_collection()
+    ingest(collection, "travel.md", POLICY_V1)
+    document = ingest(collection, "travel.md", POLICY_V2)
+    assert document.version == 2 and document.status == Document.Status.READY
+    texts = " ".join(document.chunks.values_list("text", flat=True))
+    assert "70 USD" in texts and "55 USD" not in texts
+    assert not Chunk.objects.filter(text__contains="55 USD", collection=collection).exists()
+    assert list(DocumentVersion.objects.filter(document=document).values_list("version", flat=True)) == [2, 1]
+
+
+def test_a_failed_new_version_keeps_the_old_chunks_searchable():
+    collection = make_collection()
+    good = ingest(collection, "guide.pdf", _tiny_pdf("Laptops are replaced every 36 months."))
+    assert good.status == Document.Status.READY, good.error
+    broken = ingest(collection, "guide.pdf", b"%PDF-1.7\n garbage without objects")
+    assert broken.status == Document.Status.FAILED and broken.error
+    assert Chunk.objects.filter(document=broken, text__contains="36 months").exists()
+
+
+def test_oversized_file_fails_with_the_limit_named(settings):
+    settings.VERITY_MAX_UPLOAD_MB = 1
+    document, needs = register_upload(make_collection(), "big.txt", b"word " * 300_000)
+    assert needs is False and document.status == Document.Status.FAILED
+    assert "over the 1 MB limit" in document.error and document.content in (b"", memoryview(b""))
+
+
+def test_identical_text_elsewhere_reuses_embeddings():
+    collection = make_collection()
+    ingest(collection, "a/travel.md", POLICY_V1)
+    document, _ = register_upload(collection, "b/travel-copy.md", POLICY_V1)
+    result = ingest_document(document.pk)
+    assert result.chunks > 0 and result.reused == result.chunks and result.embedded == 0
+
+
+def test_a_crash_while_embedding_leaves_no_partial_chunks(monkeypatch):
+    class BrokenEmbedder:
+        dim, name = 384, "broken"
+
+        def embed(self, texts, *, kind="document"):
+            raise RuntimeError("embedding service fell over")
+
+    collection = make_collection()
+    document, _ = register_upload(collection, "travel.md", POLICY_V1)
+    monkeypatch.setattr("knowledge.ingestion.get_embedder", lambda: BrokenEmbedder())
+    result = ingest_document(document.pk)
+    assert result.status == "failed" and "embedding service fell over" in result.error
+    assert not Chunk.objects.filter(document=document).exists()
+    monkeypatch.undo()
+    assert ingest_document(document.pk).status == "ready"
+
+
+def test_deleting_a_document_removes_its_chunks():
+    document = ingest(make_collection(), "travel.md", POLICY_V1)
+    delete_document(document.pk)
+    assert not Chunk.objects.filter(document_id=document.pk).exists()
+
+
+def test_ingest_command_reports_bad_files_and_goes_on(tmp_path):
+    (tmp_path / "policies").mkdir()
+    (tmp_path / "policies" / "travel.md").write_bytes(POLICY_V1)
+    (tmp_path / "policies" / "broken.pdf").write_bytes(b"%PDF-1.4 this is not really a pdf")
+    (tmp_path / "junk.docx").write_bytes(bytes(range(256)) * 40)
+    (tmp_path / "empty.txt").write_bytes(b"")
+    (tmp_path / "tool.exe").write_bytes(b"MZ\x90\x00")
+    out = io.StringIO()
+    call_command("ingest", str(tmp_path), "--sync", "--collection", "Batch", stdout=out)
+    report = out.getvalue()
+    assert "1 ingested" in report and "3 failed" in report and "1 skipped" in report, report
+    ready = Document.objects.get(source="policies/travel.md")
+    assert ready.status == Document.Status.READY and ready.collection.name == "Batch"
+    for source in ("policies/broken.pdf", "junk.docx", "empty.txt"):
+        failed = Document.objects.get(source=source)
+        assert failed.status == Document.Status.FAILED and len(failed.error) > 15, source
+        assert not failed.chunks.exists()
+
+
+def _tiny_pdf(text: str) -> bytes:
+    from fpdf import FPDF
+
+    pdf = FPDF()
+    pdf.add_page()
+    pdf.set_font("Helvetica", size=12)
+    pdf.multi_cell(0, 8, text)
+    return bytes(pdf.output())

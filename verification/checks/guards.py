@@ -1,0 +1,133 @@
+"""Zero-cost guards: citation range, URL whitelist, and the per-claim number/identifier/polarity/role checks."""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+from urllib.parse import urlsplit
+
+import numpy as np
+
+from .identifiers import URL_RE, check_identifiers
+from .numbers import check_numbers
+from .polarity import check_polarity
+from .roles import check_roles
+from .support import PassageIndex, Support, decide, score_support
+from .types import Claim, Source, Thresholds, Verdict
+
+LINK_REMOVED = "[link removed]"
+
+
+def split_citations(claim: Claim, valid: set[int]) -> tuple[tuple[int, ...], tuple[int, ...]]:
+    """Citations of a claim that point at a real source, and those that do not."""
+    good = tuple(n for n in claim.citations if n in valid)
+    bad = tuple(n for n in claim.citations if n not in valid)
+    return good, bad
+
+
+def _norm_url(url: str) -> str:
+    """Comparable form of a URL: no scheme, no www., lower-case host, no trailing slash."""
+    url = url.strip().rstrip(".,;:!?)\"'")
+    if not re.match(r"https?://", url, re.I):
+        url = "http://" + url
+    parts = urlsplit(url)
+    host = parts.netloc.lower().removeprefix("www.")
+    path = parts.path.rstrip("/")
+    query = f"?{parts.query}" if parts.query else ""
+    return f"{host}{path}{query}"
+
+
+def find_urls(text: str) -> list[str]:
+    """URLs in text, trailing sentence punctuation removed."""
+    return [m.group(0).rstrip(".,;:!?)\"'") for m in URL_RE.finditer(text)]
+
+
+def _host_allowed(url: str, allowed_domains: tuple[str, ...]) -> bool:
+    """True when the URL's host is an allowed domain or a subdomain of one."""
+    host = _norm_url(url).split("/", 1)[0].split(":", 1)[0]
+    return any(host == d.lower().removeprefix("www.") or host.endswith("." + d.lower().removeprefix("www."))
+               for d in allowed_domains)
+
+
+def bad_urls(answer: str, sources: list[Source], allowed_domains: tuple[str, ...] = ()) -> list[str]:
+    """URLs in the answer that no source contains and whose domain is not explicitly allowed."""
+    known = {_norm_url(u) for s in sources for u in find_urls(s.text)}
+    known |= {_norm_url(s.url) for s in sources if s.url}
+    return [u for u in dict.fromkeys(find_urls(answer))
+            if _norm_url(u) not in known and not _host_allowed(u, allowed_domains)]
+
+
+def clean_text(text: str, invalid: set[int], urls: list[str]) -> str:
+    """Text with markers for the invalid source numbers removed and the given URLs replaced."""
+    for url in sorted(urls, key=len, reverse=True):
+        text = re.sub(re.escape(url) + r"(?![\w/#?&=%-])", LINK_REMOVED, text)
+
+    def fix_marker(m: re.Match[str]) -> str:
+        nums = [int(x) for x in re.findall(r"\d+", m.group(1))]
+        keep = [n for n in nums if n not in invalid]
+        if len(keep) == len(nums):
+            return m.group(0)
+        return f"[{', '.join(str(n) for n in keep)}]" if keep else ""
+
+    text = re.sub(r"\[(\d+(?:\s*,\s*\d+)*)\]", fix_marker, text)
+    text = re.sub(r"[ \t]+([.,;:!?])", r"\1", text)
+    return re.sub(r"[ \t]{2,}", " ", text).strip()
+
+
+@dataclass
+class Assessment:
+    """The guards' and support scorer's view of one claim against a set of passages."""
+
+    verdict: Verdict
+    reason: str
+    evidence: str | None
+    source_n: int | None
+    checks: dict[str, str] = field(default_factory=dict)
+    support: Support | None = None
+    # True when a guard (not the soft support score) decided: a judge may not override it.
+    hard: bool = False
+
+
+def assess(claim_text: str, passages: list[PassageIndex], th: Thresholds,
+           claim_vec: np.ndarray | None = None) -> Assessment:
+    """Run the number, identifier, polarity and role guards, then the support decision."""
+    checks: dict[str, str] = {}
+    joined = "\n".join(p.source.text for p in passages)
+    sup = score_support(claim_text, passages, claim_vec)
+    evidence, src_n = sup.evidence or None, sup.source_n
+
+    nums = check_numbers(claim_text, joined)
+    checks["numbers"] = f"{nums.status}: {nums.detail}"
+    idents = check_identifiers(claim_text, joined)
+    checks["identifiers"] = f"{idents.status}: {idents.detail}"
+    sentences = [s for p in passages for s in p.sentences]
+    pol = check_polarity(claim_text, sentences, th.alignment)
+    checks["polarity"] = f"{pol.status}: {pol.detail}"
+    role = check_roles(claim_text, pol.evidence or sup.sentence) if (pol.evidence or sup.sentence) else None
+    if role:
+        checks["roles"] = f"{role.status}: {role.detail}"
+
+    anchored_total = nums.status != "n/a" or idents.status != "n/a"
+    anchored = anchored_total and nums.status in ("pass", "n/a") and idents.status in ("pass", "n/a")
+    ok, detail = decide(sup, anchored, th)
+    checks["support"] = f"{'pass' if ok else 'fail'}: {detail}"
+
+    if nums.status == "conflict":
+        return Assessment("contradicted", f"number mismatch: {nums.detail}", evidence, src_n, checks, sup, True)
+    if idents.status == "conflict":
+        return Assessment("contradicted", f"identifier mismatch: {idents.detail}", evidence, src_n, checks, sup, True)
+    # Polarity and role checks only mean something when the claim is about the aligned text.
+    related = sup.lexical >= th.embedding_min_lexical
+    if pol.status == "conflict" and related:
+        return Assessment("contradicted", f"polarity mismatch: {pol.detail}", pol.evidence, src_n, checks, sup, True)
+    if role and role.status == "conflict" and related:
+        return Assessment("contradicted", f"roles swapped: {role.detail}", evidence, src_n, checks, sup, True)
+    if nums.status == "missing":
+        return Assessment("unsupported", f"number not in cited source: {nums.detail}", evidence, src_n, checks, sup,
+                          True)
+    if idents.status == "missing":
+        return Assessment("unsupported", f"identifier not in cited source: {idents.detail}", evidence, src_n,
+                          checks, sup, True)
+    if not ok:
+        return Assessment("unsupported", f"not supported by cited source ({detail})", evidence, src_n, checks, sup)
+    return Assessment("supported", f"supported ({detail})", evidence, src_n, checks, sup)

@@ -1,0 +1,218 @@
+"""Number guard: numbers, money, percentages, versions, dates and times must match the cited text."""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from decimal import Decimal, InvalidOperation
+
+from .identifiers import code_spans
+from .text import STOPWORDS, stem
+
+_WORD_NUMBERS = {
+    "zero": 0, "one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6, "seven": 7,
+    "eight": 8, "nine": 9, "ten": 10, "eleven": 11, "twelve": 12, "thirteen": 13, "fourteen": 14,
+    "fifteen": 15, "sixteen": 16, "seventeen": 17, "eighteen": 18, "nineteen": 19, "twenty": 20,
+    "thirty": 30, "forty": 40, "fifty": 50, "sixty": 60, "seventy": 70, "eighty": 80, "ninety": 90,
+    "hundred": 100, "dozen": 12, "twice": 2,
+}
+_MONTHS = ["january", "february", "march", "april", "may", "june", "july", "august",
+           "september", "october", "november", "december"]
+_WEEKDAYS = ["monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday"]
+_SCALE = {"k": 1000, "thousand": 1000, "m": 10**6, "million": 10**6, "mn": 10**6,
+          "bn": 10**9, "billion": 10**9}
+
+# Units where a different number in the same unit is a contradiction, not just a gap.
+UNIT_NOUNS = frozenset(stem(w) for w in """second minute hour day week month year quarter night
+    business_day percent dollar euro pound time times employee person people user seat license
+    attempt character page session""".split())
+# Words between a number and its unit that do not change the role ("16 paid weeks").
+_UNIT_SKIP = frozenset("""business working calendar consecutive full paid unpaid additional extra more
+    total of the a an whole entire fully further straight rolling""".split())
+
+_NUM = r"\d{1,3}(?:,\d{3})+(?:\.\d+)?|\d+(?:\.\d+)?"
+_WORDNUM = "|".join(sorted(_WORD_NUMBERS, key=len, reverse=True))
+_PATTERNS: list[tuple[str, re.Pattern[str]]] = [
+    ("iso_date", re.compile(r"(?<![\w-])(\d{4})-(\d{1,2})-(\d{1,2})(?![\w-])")),
+    ("slash_date", re.compile(r"(?<![\w/])(\d{1,2})/(\d{1,2})/(\d{2,4})(?![\w/])")),
+    ("time", re.compile(r"(?<![\w:.])(\d{1,2})(?::(\d{2}))?\s*([ap])\.?\s?m\b\.?", re.I)),
+    ("time", re.compile(r"(?<![\w:.])([01]?\d|2[0-3]):([0-5]\d)(?![\d:])()")),
+    ("noon", re.compile(r"\b(noon|midday|midnight)\b", re.I)),
+    ("money", re.compile(rf"(?:[$€£]|\b(?:USD|EUR|GBP|US\$|CAD|AUD)\s?)\s?({_NUM})"
+                         r"(?:\s?(k|m|mn|bn|thousand|million|billion)\b)?", re.I)),
+    ("money", re.compile(rf"(?<![\w.])({_NUM})(?:\s?(k|thousand|million|billion))?\s?"
+                         r"(?:dollars|usd|euros?|eur|pounds|gbp)\b", re.I)),
+    ("percent", re.compile(rf"(?<![\w.])({_NUM})\s?(?:%|percent\b|per cent\b|pct\b)", re.I)),
+    ("version", re.compile(r"(?<![\w-])(?:v|version\s?)(\d+(?:\.\d+)*)(?![\w])", re.I)),
+    ("version", re.compile(r"(?<![\w.])(\d+\.\d+\.\d+)(?![\w.])")),
+    ("number", re.compile(rf"(?<![\w.,])({_NUM})(?:\s?(k|m|bn)\b)?(?:st|nd|rd|th)?(?![\w])", re.I)),
+    ("word", re.compile(rf"\b({_WORDNUM})(?:[- ](one|two|three|four|five|six|seven|eight|nine))?\b",
+                        re.I)),
+    ("month", re.compile(r"\b(January|February|March|April|June|July|August|September|October|"
+                         r"November|December|Jan|Feb|Mar|Apr|Jun|Jul|Aug|Sept|Sep|Oct|Nov|Dec)\b"
+                         r"|\bMay\b(?=\s+\d)|(?<=\d\s)May\b")),
+    ("weekday", re.compile(r"\b(Monday|Tuesday|Wednesday|Thursday|Friday|Saturday|Sunday)s?\b")),
+]
+
+
+@dataclass(frozen=True)
+class NumberMention:
+    """One numeric fact in a text; keys are the normalised forms it can be matched by."""
+
+    text: str
+    kind: str
+    key: str
+    extra_keys: frozenset[str]
+    unit: str | None
+
+
+def _canon(raw: str, scale: str | None = None) -> str:
+    """Canonical decimal string: "1,000" -> "1000", "16.0" -> "16", "5k" -> "5000"."""
+    try:
+        value = Decimal(raw.replace(",", ""))
+    except InvalidOperation:
+        return raw
+    if scale:
+        value *= _SCALE.get(scale.lower(), 1)
+    text = format(value.normalize(), "f")
+    return text
+
+
+def _unit_after(text: str, end: int, start: int) -> str | None:
+    """The role word of a number: the next noun-ish word, else the previous content word."""
+    # The role word sits in the same phrase: stop at punctuation that ends it.
+    after = re.findall(r"[A-Za-z]+", re.split(r"[,;:()\[\]—–.!?]", text[end : end + 40])[0])
+    for w in after[:4]:
+        lw = w.lower()
+        if lw in _UNIT_SKIP:
+            continue
+        if lw in STOPWORDS or lw in _WORD_NUMBERS:
+            break
+        return stem(lw)
+    before = re.findall(r"[A-Za-z]+", re.split(r"[,;:()\[\]—–.!?]", text[max(0, start - 30) : start])[-1])
+    for w in reversed(before[-2:]):
+        if w.lower() not in STOPWORDS:
+            return stem(w.lower())
+    return None
+
+
+def extract_numbers(text: str) -> list[NumberMention]:
+    """Every numeric fact in text, normalised; identifier digits (EXP-204) are skipped."""
+    buf = list(text)
+    for s, e in code_spans(text):
+        buf[s:e] = " " * (e - s)
+    out: list[NumberMention] = []
+    # Patterns run most-specific first; each match is blanked so "$50" is not also a bare "50".
+    for kind, pattern in _PATTERNS:
+        for m in pattern.finditer("".join(buf)):
+            mentions = _mentions(kind, m, text)
+            if mentions is None:
+                continue
+            out.extend(mentions)
+            buf[m.start() : m.end()] = " " * (m.end() - m.start())
+    return out
+
+
+def _mentions(kind: str, m: re.Match[str], text: str) -> list[NumberMention] | None:
+    """Mentions for one regex match, or None when the match is not a number in context."""
+    raw = m.group(0)
+    if kind == "iso_date":
+        y, mo, d = m.group(1), int(m.group(2)), m.group(3)
+        return [NumberMention(raw, "number", _canon(y), frozenset(), "year"),
+                NumberMention(raw, "month", f"m{mo}", frozenset(), "month-name"),
+                NumberMention(raw, "number", _canon(d), frozenset(), None)]
+    if kind == "slash_date":
+        return [NumberMention(raw, "number", _canon(g), frozenset(), None) for g in m.groups()]
+    if kind == "time":
+        hour = int(m.group(1))
+        minute = int(m.group(2) or 0)
+        ampm = (m.group(3) or "").lower()
+        if ampm == "p" and hour < 12:
+            hour += 12
+        if ampm == "a" and hour == 12:
+            hour = 0
+        h12 = str(hour % 12 or 12)
+        return [NumberMention(raw, "time", f"t{hour:02d}:{minute:02d}", frozenset({h12}), "time")]
+    if kind == "noon":
+        key = "t00:00" if m.group(1).lower() == "midnight" else "t12:00"
+        return [NumberMention(raw, "time", key, frozenset({"12"}), "time")]
+    if kind == "money":
+        value = _canon(m.group(1), m.group(2))
+        return [NumberMention(raw, "money", value, frozenset(), "money")]
+    if kind == "percent":
+        value = _canon(m.group(1))
+        return [NumberMention(raw, "percent", f"{value}%", frozenset({value}), "percent")]
+    if kind == "version":
+        value = m.group(1)
+        return [NumberMention(raw, "version", f"v{value}", frozenset({value}), "version")]
+    if kind == "number":
+        value = _canon(m.group(1), m.group(2))
+        return [NumberMention(raw, "number", value, frozenset(), _unit_after(text, m.end(), m.start()))]
+    if kind == "word":
+        first = m.group(1).lower()
+        value = _WORD_NUMBERS[first] + (_WORD_NUMBERS[m.group(2).lower()] if m.group(2) else 0)
+        unit = _unit_after(text, m.end(), m.start())
+        # "one" is usually a pronoun ("one of the managers"); count it only before a unit.
+        if first == "one" and unit not in UNIT_NOUNS:
+            return None
+        return [NumberMention(raw, "number", str(value), frozenset(), unit)]
+    if kind == "month":
+        name = m.group(0).lower()
+        idx = next(i for i, full in enumerate(_MONTHS) if full.startswith(name[:3]))
+        return [NumberMention(raw, "month", f"m{idx + 1}", frozenset(), "month-name")]
+    if kind == "weekday":
+        idx = _WEEKDAYS.index(m.group(1).lower())
+        return [NumberMention(raw, "weekday", f"w{idx}", frozenset(), "weekday")]
+    return None
+
+
+@dataclass(frozen=True)
+class NumberCheck:
+    """Outcome of the number guard for one claim."""
+
+    status: str  # "pass", "n/a", "missing", "conflict"
+    detail: str
+    missing: tuple[str, ...] = ()
+
+
+def _role(m: NumberMention) -> str | None:
+    """The role a mention competes in: its kind for typed facts, its unit noun for bare numbers."""
+    if m.kind != "number":
+        return m.kind
+    return m.unit if m.unit in UNIT_NOUNS else None
+
+
+def check_numbers(claim_text: str, passage_text: str) -> NumberCheck:
+    """Every number in the claim must appear in the passage; a rival in the same role contradicts."""
+    claim_nums = extract_numbers(claim_text)
+    if not claim_nums:
+        return NumberCheck("n/a", "no numbers")
+    source_nums = extract_numbers(passage_text)
+    available: dict[str, list[NumberMention]] = {}
+    for sm in source_nums:
+        for k in {sm.key, *sm.extra_keys}:
+            available.setdefault(k, []).append(sm)
+    missing: list[NumberMention] = []
+    for cm in claim_nums:
+        matches = available.get(cm.key, [])
+        role = _role(cm)
+        if role and cm.kind == "number" and matches:
+            # "16 weeks" is not backed by "16 days" when the passage uses 16 only as days.
+            if all(_role(sm) not in (None, role) for sm in matches if sm.kind == "number") and all(
+                sm.kind == "number" for sm in matches
+            ):
+                matches = []
+        if not matches:
+            missing.append(cm)
+    if not missing:
+        return NumberCheck("pass", f"{len(claim_nums)} number(s) found")
+    names = tuple(m.text.strip() for m in missing)
+    for cm in missing:
+        role = _role(cm)
+        if role is None:
+            continue
+        rivals = [sm for sm in source_nums if _role(sm) == role and sm.key != cm.key]
+        if rivals:
+            return NumberCheck("conflict", f"claim says {cm.text.strip()!r}, source says "
+                               f"{rivals[0].text.strip()!r}", names)
+    return NumberCheck("missing", f"{', '.join(repr(n) for n in names)} not in cited source", names)

@@ -1,0 +1,126 @@
+"""Support scoring: how well a passage backs a claim, lexically and (optionally) by embeddings."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+import numpy as np
+
+from .claims import split_sentences, strip_markers
+from .identifiers import EMAIL_RE, URL_RE
+from .polarity import CUE_WORDS
+from .text import bigrams, content_stems, is_generic_stem
+from .types import Source, Thresholds
+
+_NEUTRAL = frozenset(CUE_WORDS)  # polarity words are judged by the polarity guard, not coverage
+
+
+@dataclass
+class PassageIndex:
+    """A source split into sentences with their content stems (built once per verification)."""
+
+    source: Source
+    sentences: list[str]
+    stems: list[list[str]]
+    all_stems: set[str] = field(default_factory=set)
+    vectors: np.ndarray | None = None  # one normalised row per sentence, when embeddings are on
+
+    @classmethod
+    def build(cls, source: Source) -> "PassageIndex":
+        """Index one source passage."""
+        sentences = [strip_markers(s) for s in split_sentences(source.text)] or [source.text]
+        stems = [content_stems(s, _NEUTRAL) for s in sentences]
+        return cls(source, sentences, stems, {x for st in stems for x in st})
+
+
+@dataclass(frozen=True)
+class Support:
+    """How well some passages back a claim."""
+
+    lexical: float
+    bigram: float
+    embedding: float | None
+    novel: tuple[str, ...]
+    specific: int  # claim content stems that are not generic filler
+    evidence: str
+    source_n: int | None
+    sentence: str
+
+
+def _weighted_coverage(claim: list[str], window: set[str]) -> float:
+    """Share of claim content stems found in the window; generic stems weigh half."""
+    if not claim:
+        return 1.0
+    total = got = 0.0
+    for s in claim:
+        w = 0.5 if is_generic_stem(s) else 1.0
+        total += w
+        if s in window:
+            got += w
+    return got / total
+
+
+def score_support(claim_text: str, passages: list[PassageIndex], claim_vec: np.ndarray | None = None) -> Support:
+    """Best lexical window (1-3 sentences) and best sentence cosine across the given passages."""
+    # URLs and emails are checked by their own guards; their fragments are not content words.
+    claim_text = EMAIL_RE.sub(" ", URL_RE.sub(" ", claim_text))
+    c_stems = list(dict.fromkeys(content_stems(claim_text, _NEUTRAL)))
+    c_bigrams = bigrams(content_stems(claim_text, _NEUTRAL))
+    best = (-1.0, 0.0, "", None, "")
+    union: set[str] = set()
+    for p in passages:
+        union |= p.all_stems
+        n = len(p.sentences)
+        for i in range(n):
+            window: set[str] = set()
+            win_bigrams: set[tuple[str, str]] = set()
+            for size in range(1, 4):
+                if i + size > n:
+                    break
+                window |= set(p.stems[i + size - 1])
+                win_bigrams |= bigrams(p.stems[i + size - 1])
+                cov = _weighted_coverage(c_stems, window)
+                bg = len(c_bigrams & win_bigrams) / len(c_bigrams) if c_bigrams else cov
+                # Prefer the shortest window that reaches a given coverage.
+                key = cov + 0.1 * bg - 0.02 * (size - 1)
+                if key > best[0]:
+                    span = " ".join(p.sentences[i : i + size])
+                    best = (key, bg, span, p.source.n, p.sentences[i])
+    lexical = _weighted_coverage(c_stems, union) if len(passages) > 1 else None
+    window_cov = max(0.0, best[0] - 0.1 * best[1]) if best[0] >= 0 else 0.0
+    # Claims that merge facts from two cited passages are scored against their union too.
+    cov = max(window_cov, 0.95 * lexical) if lexical is not None else window_cov
+    novel = tuple(s for s in c_stems if s not in union and not is_generic_stem(s))
+    emb = None
+    if claim_vec is not None:
+        sims = [(float(np.max(p.vectors @ claim_vec)), p) for p in passages if p.vectors is not None and len(p.vectors)]
+        if sims:
+            emb = max(s for s, _ in sims)
+    specific = sum(1 for s in c_stems if not is_generic_stem(s))
+    return Support(min(1.0, cov), best[1], emb, novel, specific, best[2], best[3], best[4])
+
+
+def decide(support: Support, anchored: bool, th: Thresholds) -> tuple[bool, str]:
+    """Supported or not, with a reason, from the support scores and whether anchors all matched."""
+    lex, emb, novel = support.lexical, support.embedding, support.novel
+    detail = f"coverage {lex:.2f}" + (f", cosine {emb:.2f}" if emb is not None else "")
+    if novel:
+        detail += f", absent: {', '.join(novel[:4])}"
+    if support.specific == 0:
+        return True, detail + ", nothing specific to check"
+    if emb is not None:
+        if emb >= th.embedding_novel and lex >= th.embedding_min_lexical:
+            return True, detail
+        if emb >= th.embedding and lex >= th.embedding_min_lexical and not novel:
+            return True, detail
+        if anchored and emb >= th.embedding and len(novel) <= th.max_novel_anchored:
+            return True, detail
+    if not novel and lex >= th.lexical_anchored:
+        return True, detail
+    if anchored and lex >= th.lexical_anchored and len(novel) <= th.max_novel_anchored:
+        return True, detail
+    if anchored and lex >= th.lexical_anchored_loose and len(novel) <= th.max_novel_anchored + 1:
+        return True, detail
+    if lex >= th.lexical and len(novel) <= 1:
+        return True, detail
+    return False, detail

@@ -1,0 +1,137 @@
+"""Word-level text helpers: tokenising, light stemming, stopwords and paraphrase synonyms."""
+
+from __future__ import annotations
+
+import re
+from functools import lru_cache
+
+WORD_RE = re.compile(r"[A-Za-z][A-Za-z'’]*")
+
+STOPWORDS = frozenset(
+    """a about above after again against all also am an and any are aren't as at be because been
+    before being below between both but by can can't cannot could couldn't did didn't do does doesn't
+    doing don't down during each few for from further had hadn't has hasn't have haven't having he her
+    here hers herself him himself his how i if in into is isn't it it's its itself just let's me more
+    most mustn't my myself no nor not of off on once only or other ought our ours ourselves out over own
+    same shan't she should shouldn't so some such than that that's the their theirs them themselves
+    then there there's these they this those through to too under until up very was wasn't we were
+    weren't what when where which while who whom why will with won't would wouldn't you your yours
+    yourself yourselves may might must shall need needs via per etc e g i.e eg ie yes never without
+    within upon also any each every either neither whether however therefore thus hence s t""".split()
+)
+
+# Verbs and fillers that paraphrases add or drop freely; they count half and are never "novel".
+GENERIC = frozenset(
+    """get gets got getting receive receives received have has make makes made use used uses using
+    provide provides provided give gives given take takes taken do done go goes find see ensure note
+    please able allow allowed available applicable apply applies following follow follows include
+    includes included including certain specific relevant appropriate new current company employees
+    employee staff team people person anyone everyone someone time way thing things part case cases
+    one ones well always usually generally typically normally up first then also just only still even
+    like via basis total overall entire whole standard regular general eligible entitled let lets
+    want wants help helps need needed needs require requires required request become becomes
+    happen happens ahead back forward going keep keeps stay stays remain remains detail details more
+    information info see policy page link read here document documents doc docs""".split()
+)
+
+# Paraphrase pairs common in policy answers, folded to one canonical stem.
+_SYNONYMS: dict[str, str] = {
+    "staff": "employee", "worker": "employee", "workers": "employee", "personnel": "employee",
+    "employees": "employee", "colleague": "employee", "colleagues": "employee",
+    "supervisor": "manager", "supervisors": "manager", "boss": "manager", "line": "line",
+    "obtain": "get", "receive": "get", "received": "get", "entitled": "get",
+    "purchase": "buy", "purchased": "buy", "bought": "buy", "purchases": "buy",
+    "lodge": "submit", "lodged": "submit", "file": "submit", "filed": "submit",
+    "begin": "start", "begins": "start", "commence": "start", "commences": "start",
+    "finish": "end", "finishes": "end", "conclude": "end",
+    "pay": "reimburse", "pays": "reimburse", "refund": "reimburse", "refunded": "reimburse", "repay": "reimburse", "repaid": "reimburse",
+    "expense": "expense", "expenses": "expense", "cost": "expense", "costs": "expense",
+    "utilize": "use", "utilise": "use", "employ": "use",
+    "assist": "help", "assistance": "help", "support": "help",
+    "contact": "reach", "email": "reach", "message": "reach",
+    "prohibit": "forbid", "prohibited": "forbid", "forbidden": "forbid", "banned": "forbid",
+    "permitted": "allow", "permit": "allow", "allowed": "allow",
+    "mandatory": "require", "compulsory": "require", "obligatory": "require",
+    "annual": "year", "annually": "year", "yearly": "year", "years": "year",
+    "monthly": "month", "weekly": "week", "daily": "day", "hourly": "hour",
+    "modify": "change", "alter": "change", "update": "change", "amend": "change",
+    "big": "large", "huge": "large", "small": "little", "quickly": "fast", "promptly": "fast",
+    "ask": "request", "asks": "request", "asked": "request", "apply": "request",
+    "remote": "remote", "remotely": "remote", "home": "remote",
+    "laptop": "computer", "laptops": "computer", "device": "computer", "devices": "computer",
+}
+
+_SUFFIXES: tuple[tuple[str, str], ...] = (
+    ("ational", "ate"), ("ization", "ize"), ("isation", "ize"), ("issions", "it"), ("ission", "it"),
+    ("ations", ""), ("ation", ""), ("ements", ""), ("ement", ""), ("ments", ""), ("ment", ""),
+    ("ities", ""), ("ity", ""), ("ness", ""), ("ingly", ""), ("ings", ""), ("ing", ""),
+    ("edly", ""), ("ied", "y"), ("ies", "y"), ("ed", ""), ("ly", ""), ("al", ""), ("s", ""),
+)
+
+
+@lru_cache(maxsize=20000)
+def stem(word: str) -> str:
+    """Very light suffix-stripping stemmer, enough to match inflections and nominalisations."""
+    w = word.lower().replace("’", "'")
+    if w.endswith("'s"):
+        w = w[:-2]
+    w = _SYNONYMS.get(w, w)
+    for suffix, repl in _SUFFIXES:
+        if w.endswith(suffix) and len(w) - len(suffix) >= 3:
+            if suffix == "s" and w.endswith(("ss", "us", "is")):
+                break
+            w = w[: -len(suffix)] + repl
+            break
+    if w.endswith("e") and len(w) > 3:
+        w = w[:-1]
+    if len(w) > 4 and w[-1] == w[-2] and w[-1] not in "lsz":
+        w = w[:-1]
+    return _SYNONYMS.get(w, w)
+
+
+def words(text: str) -> list[str]:
+    """Alphabetic word tokens in order (apostrophes kept, hyphens split)."""
+    return [w.replace("’", "'") for w in WORD_RE.findall(text)]
+
+
+# Spelled-out numbers are the number guard's business, not content words.
+NUMBER_WORDS = frozenset("""zero one two three four five six seven eight nine ten eleven twelve thirteen
+    fourteen fifteen sixteen seventeen eighteen nineteen twenty thirty forty fifty sixty seventy eighty
+    ninety hundred thousand million billion dozen twice half""".split())
+
+
+@lru_cache(maxsize=20000)
+def is_content(word: str) -> bool:
+    """True for words that carry meaning (not stopwords, number words or single letters)."""
+    lw = word.lower().replace("’", "'")
+    return len(lw) > 1 and lw not in STOPWORDS and lw not in NUMBER_WORDS
+
+
+def content_stems(text: str, exclude: frozenset[str] = frozenset()) -> list[str]:
+    """Stemmed content words of text, in order, skipping words listed in exclude."""
+    out = []
+    for w in words(text):
+        lw = w.lower()
+        if lw in exclude or not is_content(lw):
+            continue
+        out.append(stem(lw))
+    return out
+
+
+@lru_cache(maxsize=20000)
+def is_generic_stem(s: str) -> bool:
+    """True for stems of words that paraphrases add or drop freely."""
+    return s in _GENERIC_STEMS
+
+
+_GENERIC_STEMS = frozenset(stem(w) for w in GENERIC)
+
+
+def bigrams(stems: list[str]) -> set[tuple[str, str]]:
+    """Adjacent pairs of content stems."""
+    return {(a, b) for a, b in zip(stems, stems[1:])}
+
+
+def normalise_space(text: str) -> str:
+    """Collapse runs of whitespace and strip the ends."""
+    return re.sub(r"\s+", " ", text).strip()

@@ -1,0 +1,89 @@
+"""Data types shared by the answer checker: sources, claims, verdicts and the report."""
+
+from __future__ import annotations
+
+from dataclasses import asdict, dataclass, field
+from typing import Any, Literal
+
+Verdict = Literal["supported", "unsupported", "contradicted"]
+
+
+@dataclass(frozen=True)
+class Source:
+    """One numbered passage the answer may cite as [n]."""
+
+    n: int
+    text: str
+    url: str | None = None
+    title: str | None = None
+
+
+@dataclass(frozen=True)
+class Claim:
+    """One sentence (or list item) of the answer with the citation markers it carries."""
+
+    index: int
+    text: str
+    citations: tuple[int, ...]
+    sentence_index: int
+    raw: str = ""
+    span: tuple[int, int] = (0, 0)
+    connective: bool = False
+
+
+@dataclass
+class ClaimVerdict:
+    """The checker's judgement of one claim, with the evidence span and per-check notes."""
+
+    claim: Claim
+    verdict: Verdict
+    reason: str
+    evidence: str | None = None
+    source_n: int | None = None
+    checks: dict[str, str] = field(default_factory=dict)
+
+
+@dataclass(frozen=True)
+class Thresholds:
+    """Tunable cut-offs for the support decision and the alignment-based guards."""
+
+    # Claim content-word coverage needed on its own (no embeddings, nothing anchored).
+    lexical: float = 0.75
+    # Coverage needed when every number/identifier in the claim was found verbatim.
+    lexical_anchored: float = 0.5
+    # With all anchors matched, one more novel word is tolerated at this higher coverage.
+    lexical_anchored_loose: float = 0.65
+    # Cosine (MiniLM, normalised) between claim and best source sentence.
+    embedding: float = 0.62
+    # Even with a high cosine, some words must be shared: stops topical look-alikes.
+    embedding_min_lexical: float = 0.34
+    # Cosine above which a single novel content word is tolerated.
+    embedding_novel: float = 0.75
+    # Content coverage of a claim clause by a source clause before polarity/role checks run.
+    alignment: float = 0.6
+    # Novel (absent, non-generic) content words tolerated when anchored / when coverage is high.
+    max_novel_anchored: int = 1
+
+
+@dataclass
+class VerificationReport:
+    """Outcome of checking one answer against its sources."""
+
+    faithful: bool
+    claims: list[ClaimVerdict]
+    cleaned_answer: str
+    removed_citations: list[int]
+    replaced_urls: list[str]
+    score: float
+    timings_ms: dict[str, float] = field(default_factory=dict)
+    # Filled by the caller's correction loop: one dict per regenerate/verify round.
+    rounds: list[dict[str, Any]] = field(default_factory=list)
+
+    @property
+    def failing(self) -> list[ClaimVerdict]:
+        """Claim verdicts that are not supported."""
+        return [c for c in self.claims if c.verdict != "supported"]
+
+    def to_dict(self) -> dict[str, Any]:
+        """Plain JSON-serialisable form (for logs, the console and Slack debugging)."""
+        return asdict(self)
