@@ -15,7 +15,7 @@ from django.utils import timezone
 from knowledge.chunking import ChunkDraft, chunk_document, minilm_token_counter
 from knowledge.embedding import get_embedder
 from knowledge.identifiers import extract_identifiers
-from knowledge.models import Chunk, Collection, Document, DocumentVersion
+from knowledge.models import Answer, Chunk, Collection, Document, DocumentVersion
 from knowledge.parsing import SUPPORTED_EXTENSIONS, mime_type_for, parse_file
 from knowledge.parsing.base import IngestionError
 
@@ -104,7 +104,11 @@ def ingest_document(document_id: int) -> IngestResult:
         if current is None or current.sha256 != document.sha256:
             # Deleted or replaced while we worked: the newer upload's own job takes over.
             return IngestResult(document_id, "superseded", skipped=True)
+        old_chunk_ids = list(Chunk.objects.filter(document_id=document_id).values_list("pk", flat=True))
         Chunk.objects.filter(document_id=document_id).delete()
+        # Answers citing the replaced text are no longer served; verified ones go back to reviewers.
+        if old_chunk_ids:
+            Answer.objects.filter(chunk_ids__overlap=old_chunk_ids, stale=False).update(stale=True)
         Chunk.objects.bulk_create(
             [_chunk_row(current, draft, vector) for draft, vector in zip(drafts, vectors)], batch_size=500
         )

@@ -39,6 +39,7 @@ class AnsweringProviders:
     allowed_domains: tuple[str, ...] = ()
     verify_rounds: int = 2
     judge: object | None = None
+    sentence_embeddings: bool = False
     notes: list[str] = field(default_factory=list)
 
     def generate(self, question: str, passages: list[SourcePassage], draft: str, timer) -> tuple[str, tuple, dict, str]:

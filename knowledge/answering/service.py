@@ -87,6 +87,42 @@ def allowed_collections(options: AskOptions) -> list[int]:
     return sorted(readable)
 
 
+@dataclass
+class Gathered:
+    """Retrieval and evidence for one question, before any generation."""
+
+    lexemes: list[str]
+    hits: list
+    passages: list[SourcePassage]
+    draft: str
+    chosen: list
+    evidence: evidence_mod.Evidence
+
+
+def gather(query, vector, collection_ids: list[int], providers: AnsweringProviders, timer: Timer) -> Gathered:
+    """Retrieve, rerank, build passages, draft the extractive answer and assess the evidence."""
+    started = time.perf_counter()
+    search_text = providers.expand_query(query, timer)
+    if search_text is not None:
+        vector = providers.embedder.embed([search_text], kind="query")[0]
+        started = timer.stage("hyde", started)
+    candidates = retrieve(query, vector, collection_ids)
+    timer.timings.update({f"retrieve_{k}": v for k, v in candidates.timings_ms.items()})
+    started = timer.stage("retrieve", started)
+    hits = providers.reranker.rerank(query.expanded, candidates.lexemes, candidates.hits)
+    started = timer.stage("rerank", started)
+    passages = build_passages(hits[:8], limit=5)
+    stats = term_stats()
+    embed = providers.embedder.embed if providers.sentence_embeddings else None
+    scored = extractive.score_candidates(candidates.lexemes, passages, stats, query.asks_for, embed, vector)
+    draft, chosen = extractive.compose(scored)
+    best_coverage = max((c.coverage for c in chosen), default=0.0)
+    evidence = evidence_mod.assess(query, candidates.lexemes, passages, stats, [c.text for c in chosen],
+                                   best_coverage)
+    timer.stage("assess", started)
+    return Gathered(candidates.lexemes, hits, passages, draft, chosen, evidence)
+
+
 def answer_question(question: str, options: AskOptions | None = None,
                     providers: AnsweringProviders | None = None) -> AnswerResult:
     """Answer from the knowledge base with citations and confidence, or refuse; store and log it."""
@@ -109,25 +145,9 @@ def answer_question(question: str, options: AskOptions | None = None,
         if cached is not None:
             return _serve_cached(cached, level, redacted, standalone, options, timer)
 
-    search_text = providers.expand_query(query, timer)
-    if search_text is not None:
-        vector = providers.embedder.embed([search_text], kind="query")[0]
-        started = timer.stage("hyde", time.perf_counter())
-    candidates = retrieve(query, vector, collection_ids)
-    timer.timings.update({f"retrieve_{k}": v for k, v in candidates.timings_ms.items()})
-    started = timer.stage("retrieve", started)
-    hits = providers.reranker.rerank(query.expanded, candidates.lexemes, candidates.hits)
-    started = timer.stage("rerank", started)
-
-    passages = build_passages(hits[:8], limit=5)
-    stats = term_stats()
-    scored = extractive.score_candidates(candidates.lexemes, passages, stats, query.asks_for,
-                                         providers.embedder.embed, vector)
-    draft, chosen = extractive.compose(scored)
-    best_coverage = max((c.coverage for c in chosen), default=0.0)
-    evidence = evidence_mod.assess(query, candidates.lexemes, passages, stats, [c.text for c in chosen],
-                                   best_coverage)
-    started = timer.stage("assess", started)
+    found = gather(query, vector, collection_ids, providers, timer)
+    passages, evidence, hits = found.passages, found.evidence, found.hits
+    started = time.perf_counter()
 
     result = AnswerResult(question=redacted, answer="", refused=False, confidence=0.0,
                           standalone_question=standalone if standalone != redacted else "",
@@ -139,7 +159,7 @@ def answer_question(question: str, options: AskOptions | None = None,
         result.confidence = round(evidence.strength * 0.5, 3)
         result.provider = "none"
     else:
-        text, used, usage, note = providers.generate(standalone, passages, draft, timer)
+        text, used, usage, note = providers.generate(standalone, passages, found.draft, timer)
         result.note = note
         result.provider, result.model = used
         verified_text, report = providers.verify(text, passages, standalone, timer)

@@ -128,3 +128,29 @@ class KnowledgeGap(models.Model):
 
     def __str__(self) -> str:
         return self.example_question[:80]
+
+
+class Feedback(models.Model):
+    """An asker's or reviewer's reaction to an answer: helpful, not helpful (with why), or a flag."""
+
+    class Kind(models.TextChoices):
+        HELPFUL = "helpful", "Helpful"
+        UNHELPFUL = "unhelpful", "Not helpful"
+        FLAG = "flag", "Flagged for review"
+
+    answer = models.ForeignKey(Answer, on_delete=models.CASCADE, related_name="feedback")
+    kind = models.CharField(max_length=10, choices=Kind.choices)
+    reason = models.TextField(blank=True)
+    user = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL)
+    external_user = models.CharField(max_length=64, blank=True, help_text="e.g. the Slack user id")
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["-created_at"]
+        constraints = [
+            models.UniqueConstraint(fields=["answer", "external_user", "kind"], condition=~models.Q(external_user=""),
+                                    name="feedback_once_per_external_user"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.kind} on answer {self.answer_id}"

@@ -1,0 +1,64 @@
+"""Reviewers' verdicts: verify (optionally after editing), flag, or schedule re-verification."""
+
+from __future__ import annotations
+
+from datetime import date
+
+from django.db.models import Case, IntegerField, Q, QuerySet, Value, When
+from django.utils import timezone
+
+from knowledge.models import Answer
+
+
+def review_queue() -> QuerySet:
+    """Answers waiting for a reviewer: flagged, thumbs-down and low-confidence first, then due re-checks."""
+    due = Q(status=Answer.Status.VERIFIED, reverify_at__lte=date.today()) | Q(status=Answer.Status.VERIFIED, stale=True)
+    priority = Case(
+        When(status=Answer.Status.FLAGGED, then=Value(0)),
+        When(unhelpful_count__gt=0, then=Value(1)),
+        When(status=Answer.Status.NEEDS_REVIEW, then=Value(2)),
+        default=Value(3), output_field=IntegerField(),
+    )
+    pending = Q(status__in=[Answer.Status.NEEDS_REVIEW, Answer.Status.FLAGGED]) | Q(unhelpful_count__gt=0,
+                                                                                status=Answer.Status.AUTO)
+    return (Answer.objects.filter(pending | due).exclude(refused=True, status=Answer.Status.AUTO)
+            .annotate(priority=priority).order_by("priority", "confidence", "-created_at"))
+
+
+def verify(answer: Answer, reviewer, *, edited_text: str | None = None, note: str = "",
+           reverify_at: date | None = None) -> Answer:
+    """Mark an answer verified (after an optional edit); verified answers are reused for similar questions."""
+    if edited_text is not None and edited_text.strip() and edited_text.strip() != answer.text.strip():
+        answer.text = edited_text.strip()
+    answer.status = Answer.Status.VERIFIED
+    answer.stale = False
+    answer.reviewed_by = reviewer
+    answer.reviewed_at = timezone.now()
+    answer.review_note = note or answer.review_note
+    answer.reverify_at = reverify_at
+    answer.save()
+    return answer
+
+
+def flag(answer: Answer, reviewer, *, note: str = "") -> Answer:
+    """Mark an answer flagged: it is never served from the cache again."""
+    answer.status = Answer.Status.FLAGGED
+    answer.reviewed_by = reviewer
+    answer.reviewed_at = timezone.now()
+    answer.review_note = note or answer.review_note
+    answer.save()
+    return answer
+
+
+def schedule_reverification(answer: Answer, when: date) -> Answer:
+    """Ask for this answer to be checked again on a date."""
+    answer.reverify_at = when
+    answer.save(update_fields=["reverify_at", "updated_at"])
+    return answer
+
+
+def mark_stale_for_chunks(chunk_ids: list[int]) -> int:
+    """Answers citing chunks that were replaced become stale: not served, and verified ones are re-queued."""
+    if not chunk_ids:
+        return 0
+    return Answer.objects.filter(chunk_ids__overlap=list(chunk_ids), stale=False).update(stale=True)
