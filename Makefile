@@ -42,7 +42,7 @@ test: setup  ## the test suite against real PostgreSQL + pgvector and Redis
 	$(BIN)/python -m pytest -q
 
 bench: setup  ## benchmarks (slow; not part of `make test`)
-	$(BIN)/python -m pytest tests/bench -q -s -p no:randomly
+	$(BIN)/python -m pytest tests/bench -q -s
 
 clean-db:  ## stop and delete the embedded database (all local data)
 	-$(BIN)/python -c 'import pgserver; pgserver.get_server("var/pgdata", cleanup_mode="delete").cleanup()'

@@ -78,8 +78,50 @@ def register_upload(collection: Collection, source: str, data: bytes, *, owner=N
     return document, not too_big
 
 
+@dataclass
+class _Prepared:
+    """A document parsed and chunked, waiting for its vectors."""
+
+    document: Document
+    drafts: list
+    parsed: object
+    timings: dict
+    vectors: list = field(default_factory=list)
+    reused: int = 0
+
+
 def ingest_document(document_id: int) -> IngestResult:
     """Parse, chunk, embed and swap in a document's chunks. Safe to run twice or after a crash."""
+    return ingest_documents([document_id])[0]
+
+
+def ingest_documents(document_ids: list[int], *, embed_batch: int = 256) -> list[IngestResult]:
+    """Ingest several documents, embedding their chunks together in large batches (much faster on a
+    CPU than one small batch per document). Each document is swapped in on its own transaction."""
+    results: dict[int, IngestResult] = {}
+    pending: list[_Prepared] = []
+    for document_id in document_ids:
+        prepared = _prepare(document_id)
+        if isinstance(prepared, IngestResult):
+            results[document_id] = prepared
+        else:
+            pending.append(prepared)
+    for group in _groups(pending, embed_batch):
+        try:
+            _embed_group(group)
+        except Exception as exc:  # the embedder failing must fail these documents, not the batch
+            log.exception("embedding failed")
+            for item in group:
+                results[item.document.pk] = _fail(item.document, f"Embedding failed ({type(exc).__name__}: {exc}). "
+                                                  "Retry the ingestion; if it fails again, check the embedder "
+                                                  "settings.", item.timings)
+            continue
+        for item in group:
+            results[item.document.pk] = _store(item)
+    return [results[document_id] for document_id in document_ids]
+
+
+def _prepare(document_id: int) -> "_Prepared | IngestResult":
     document = Document.objects.filter(pk=document_id).first()
     if document is None:
         return IngestResult(document_id, "missing", skipped=True)
@@ -91,37 +133,80 @@ def ingest_document(document_id: int) -> IngestResult:
     timings: dict[str, float] = {}
     try:
         drafts, parsed = _parse_and_chunk(document, timings)
-        vectors, reused = _embed(drafts, timings)
     except IngestionError as exc:
         return _fail(document, str(exc), timings)
     except Exception as exc:  # a bug or a library crash must not stop the batch
         log.exception("ingesting document %s failed", document_id)
         return _fail(document, f"Unexpected error while reading the file ({type(exc).__name__}: {exc}). "
                                "Re-upload it; if it fails again, report it with this message.", timings)
+    return _Prepared(document, drafts, parsed, timings)
+
+
+def _groups(items: list[_Prepared], size: int) -> list[list[_Prepared]]:
+    groups: list[list[_Prepared]] = []
+    current: list[_Prepared] = []
+    count = 0
+    for item in items:
+        current.append(item)
+        count += len(item.drafts)
+        if count >= size:
+            groups.append(current)
+            current, count = [], 0
+    if current:
+        groups.append(current)
+    return groups
+
+
+def _embed_group(group: list[_Prepared]) -> None:
+    """Vectors for every draft of the group, reusing those already stored for the same content."""
+    started = time.perf_counter()
+    hashes = {draft.content_hash for item in group for draft in item.drafts}
+    known = dict(
+        Chunk.objects.filter(content_hash__in=hashes, embedding__isnull=False)
+        .order_by().values_list("content_hash", "embedding").distinct("content_hash")
+    )
+    missing: dict[str, str] = {}
+    for item in group:
+        for draft in item.drafts:
+            if draft.content_hash not in known:
+                missing.setdefault(draft.content_hash, draft.embed_text)
+    if missing:
+        fresh = get_embedder().embed(list(missing.values()), kind="document")
+        known.update(zip(missing.keys(), fresh))
+    elapsed = (time.perf_counter() - started) * 1000
+    for item in group:
+        item.vectors = [known[draft.content_hash] for draft in item.drafts]
+        item.reused = sum(1 for draft in item.drafts if draft.content_hash not in missing)
+        item.timings["embed"] = elapsed
+
+
+def _store(item: _Prepared) -> IngestResult:
+    """Swap the document's chunks in atomically: readers see the old set or the new, never both or neither."""
+    document, drafts = item.document, item.drafts
     started = time.perf_counter()
     with transaction.atomic():
-        current = Document.objects.select_for_update().filter(pk=document_id).first()
+        current = Document.objects.select_for_update().filter(pk=document.pk).first()
         if current is None or current.sha256 != document.sha256:
             # Deleted or replaced while we worked: the newer upload's own job takes over.
-            return IngestResult(document_id, "superseded", skipped=True)
-        old_chunk_ids = list(Chunk.objects.filter(document_id=document_id).values_list("pk", flat=True))
-        Chunk.objects.filter(document_id=document_id).delete()
+            return IngestResult(document.pk, "superseded", skipped=True)
+        old_chunk_ids = list(Chunk.objects.filter(document_id=document.pk).values_list("pk", flat=True))
+        Chunk.objects.filter(document_id=document.pk).delete()
         # Answers citing the replaced text are no longer served; verified ones go back to reviewers.
         if old_chunk_ids:
             Answer.objects.filter(chunk_ids__overlap=old_chunk_ids, stale=False).update(stale=True)
         Chunk.objects.bulk_create(
-            [_chunk_row(current, draft, vector) for draft, vector in zip(drafts, vectors)], batch_size=500
+            [_chunk_row(current, draft, vector) for draft, vector in zip(drafts, item.vectors)], batch_size=500
         )
-        _apply_metadata(current, parsed)
+        _apply_metadata(current, item.parsed)
         current.status = Document.Status.READY
         current.error = ""
         current.indexed_sha256 = current.sha256
         current.chunk_count = len(drafts)
         current.indexed_at = timezone.now()
         current.save()
-    timings["store"] = (time.perf_counter() - started) * 1000
-    return IngestResult(document_id, Document.Status.READY, chunks=len(drafts),
-                        embedded=len(drafts) - reused, reused=reused, timings_ms=timings)
+    item.timings["store"] = (time.perf_counter() - started) * 1000
+    return IngestResult(document.pk, Document.Status.READY, chunks=len(drafts),
+                        embedded=len(drafts) - item.reused, reused=item.reused, timings_ms=item.timings)
 
 
 def _parse_and_chunk(document: Document, timings: dict) -> tuple[list[ChunkDraft], object]:
@@ -135,24 +220,6 @@ def _parse_and_chunk(document: Document, timings: dict) -> tuple[list[ChunkDraft
     if not drafts:
         raise IngestionError("The document has no readable text. If it is a scan, upload a version with a text layer.")
     return drafts, parsed
-
-
-def _embed(drafts: list[ChunkDraft], timings: dict) -> tuple[list, int]:
-    """Vectors for the drafts, reusing any already stored for the same content hash."""
-    started = time.perf_counter()
-    hashes = [draft.content_hash for draft in drafts]
-    known = dict(
-        Chunk.objects.filter(content_hash__in=set(hashes), embedding__isnull=False)
-        .order_by().values_list("content_hash", "embedding").distinct("content_hash")
-    )
-    missing = [i for i, h in enumerate(hashes) if h not in known]
-    vectors: list = [known.get(h) for h in hashes]
-    if missing:
-        fresh = get_embedder().embed([drafts[i].embed_text for i in missing], kind="document")
-        for i, vector in zip(missing, fresh):
-            vectors[i] = vector
-    timings["embed"] = (time.perf_counter() - started) * 1000
-    return vectors, len(drafts) - len(missing)
 
 
 def _chunk_row(document: Document, draft: ChunkDraft, vector) -> Chunk:
@@ -188,8 +255,12 @@ def _fail(document: Document, reason: str, timings: dict) -> IngestResult:
 
 
 def delete_document(document_id: int) -> None:
-    """Remove a document, its versions and its chunks."""
-    Document.objects.filter(pk=document_id).delete()
+    """Remove a document, its versions and its chunks; answers citing it stop being served."""
+    with transaction.atomic():
+        chunk_ids = list(Chunk.objects.filter(document_id=document_id).values_list("pk", flat=True))
+        if chunk_ids:
+            Answer.objects.filter(chunk_ids__overlap=chunk_ids, stale=False).update(stale=True)
+        Document.objects.filter(pk=document_id).delete()
 
 
 def is_supported(filename: str) -> bool:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import ipaddress
+import os
 import socket
 from pathlib import Path
 
@@ -28,6 +29,15 @@ def _guarded_connect(sock, address):
 
 
 socket.socket.connect = _guarded_connect
+
+
+@pytest.fixture(scope="session")
+def django_db_modify_db_settings(django_db_modify_db_settings_parallel_suffix):
+    """A test database per test process, so parallel runs on one embedded server never collide."""
+    from django.conf import settings
+
+    test = settings.DATABASES["default"].setdefault("TEST", {})
+    test["NAME"] = f"test_{settings.DATABASES['default']['NAME']}_{os.getpid()}"
 
 
 @pytest.fixture(scope="session")

@@ -163,8 +163,8 @@ CORRUPTION_CASES = [
     ("entity swap passive", "Expense reports are approved by Finance and reimbursed by the employee's "
      "manager [2].", "contradicted", "roles"),
     ("entity swap active", "Finance approves expense reports [2].", "contradicted", "roles"),
-    ("entity swap report to", "Security incidents must be reported to employees by the Security team "
-     "within 1 hour [3].", "contradicted", "roles"),
+    ("entity swap nominal", "Managers may work remotely up to 3 days per week with employee approval [4].",
+     "contradicted", "roles"),
     ("negation added", "Alcohol is reimbursable [2].", "contradicted", "polarity"),
     ("negation removed", "Unused parental leave can be carried over into the next calendar year [1].",
      "contradicted", "polarity"),
@@ -315,6 +315,18 @@ EMBED_PARAPHRASES = [
 
 @pytest.mark.parametrize("answer", EMBED_PARAPHRASES)
 def test_paraphrases_pass_with_minilm(minilm_embed, answer: str) -> None:
+    report = verify_answer(answer, SOURCES, embed=minilm_embed)
+    assert report.faithful, [(v.claim.text, v.reason) for v in report.claims if v.verdict != "supported"]
+
+
+LEXICAL_MISSES = [
+    "Drinks containing alcohol can't be expensed [2].",
+]
+
+
+@pytest.mark.parametrize("answer", LEXICAL_MISSES)
+def test_minilm_rescues_loose_paraphrases(minilm_embed, answer: str) -> None:
+    assert not verify_answer(answer, SOURCES).faithful  # words alone are not enough here
     report = verify_answer(answer, SOURCES, embed=minilm_embed)
     assert report.faithful, [(v.claim.text, v.reason) for v in report.claims if v.verdict != "supported"]
     assert "embed" in report.timings_ms

@@ -76,6 +76,40 @@ def score_cases(cases: list[dict[str, Any]], verify: Verify) -> dict[str, Any]:
     }
 
 
+def sentence_verdicts(case_id: Any, report: VerificationReport) -> dict[str, Any]:
+    """The `verify-answers` output line for one case: its verdict and every sentence's, in the answer's order."""
+    return {
+        "id": case_id,
+        "faithful": bool(report.faithful),
+        "sentences": [{"text": (v.claim.raw or v.claim.text).strip(), "verdict": v.verdict, "reason": v.reason}
+                      for v in report.claims],
+    }
+
+
+def run_cases(cases: list[dict[str, Any]], verify: Verify) -> tuple[list[dict[str, Any]], dict[str, Any] | None]:
+    """(one output line per case, metrics when every case carries a "faithful" label, else None)."""
+    reports: list[VerificationReport] = []
+
+    def recording(answer: str, sources: list[Source]) -> VerificationReport:
+        report = verify(answer, sources)
+        reports.append(report)
+        return report
+
+    labelled = bool(cases) and all(isinstance(c.get("faithful"), bool) for c in cases)
+    metrics = None
+    if labelled:
+        metrics = score_cases(cases, recording)
+        corrupted = sum(row["cases"] for row in metrics["per_type"].values())
+        detected = sum(row["detected"] for row in metrics["per_type"].values())
+        metrics["detection_recall"] = round(detected / corrupted, 4) if corrupted else None
+        metrics["corrupted"] = corrupted
+    else:
+        for case in cases:
+            recording(case["answer"], _sources(case))
+    lines = [sentence_verdicts(case.get("id"), report) for case, report in zip(cases, reports)]
+    return lines, metrics
+
+
 class CachedEmbed:
     """Embedding function backed by one batched encode of every text the checker will ask for."""
 

@@ -10,7 +10,7 @@ from .types import Claim
 # [1], [1][2], [1, 2], [1-3]; "[link removed]" and other bracketed words are not markers.
 MARKER_RE = re.compile(r"\[(\d+(?:\s*[,;\-–]\s*\d+)*)\]")
 _MARKER_RUN = re.compile(r"(?:\s*\[\d+(?:\s*[,;\-–]\s*\d+)*\])+")
-_BULLET_RE = re.compile(r"^\s*(?:[-*•‣◦▪]|\d{1,2}[.)]|[a-z][.)])\s+")
+BULLET_RE = re.compile(r"^\s*(?:[-*•‣◦▪]|\d{1,2}[.)]|[a-z][.)])\s+")
 _STANDALONE_RE = re.compile(r"^\s*(?:#{1,6}\s|\|)")
 _END_PUNCT = re.compile(r"[.!?]+[\"'”’)]*")
 
@@ -82,7 +82,7 @@ def _blocks(text: str) -> list[tuple[int, int]]:
                 blocks.append(cur)
             cur = None
             continue
-        if cur is None or _BULLET_RE.match(line) or _STANDALONE_RE.match(line):
+        if cur is None or BULLET_RE.match(line) or _STANDALONE_RE.match(line):
             if cur:
                 blocks.append(cur)
             cur = (start, end)
@@ -104,7 +104,7 @@ def _split_block(text: str, start: int, end: int) -> list[tuple[int, int]]:
     """Sentence spans inside one block; markers after the end punctuation stay with the sentence."""
     spans: list[tuple[int, int]] = []
     cur = start
-    bullet = _BULLET_RE.match(text[start:end])
+    bullet = BULLET_RE.match(text[start:end])
     scan_from = start + (bullet.end() if bullet else 0)  # "1. Call IT" is not a sentence "1."
     for m in _END_PUNCT.finditer(text, scan_from, end):
         stop = m.end()
@@ -165,7 +165,7 @@ def extract_claims(answer: str) -> list[Claim]:
     claims: list[Claim] = []
     for sent_idx, (s, e) in enumerate(sentence_spans(answer)):
         raw = answer[s:e]
-        body = _BULLET_RE.sub("", raw, count=1)
+        body = BULLET_RE.sub("", raw, count=1)
         body = re.sub(r"^#+\s*|\*\*|__", "", body)
         cites = tuple(parse_markers(raw))
         text = strip_markers(body)

@@ -88,22 +88,44 @@ class Assessment:
     hard: bool = False
 
 
+def _ranked_sentences(sup: Support, passages: list[PassageIndex]) -> list[str]:
+    """Passage sentences by how many claim stems they share, the best-covering one first."""
+    ranked = sorted(((len(sup.claim_stems & set(st)), s) for p in passages for s, st in zip(p.sentences, p.stems)),
+                    key=lambda t: -t[0])
+    out = [sup.sentence] if sup.sentence else []
+    # Other sentences only when they share a good part of the claim's words (same statement).
+    need = max(3, len(sup.claim_stems) / 3)
+    return out + [s for n, s in ranked if n >= need and s != sup.sentence]
+
+
 def assess(claim_text: str, passages: list[PassageIndex], th: Thresholds,
            claim_vec: np.ndarray | None = None) -> Assessment:
     """Run the number, identifier, polarity and role guards, then the support decision."""
     checks: dict[str, str] = {}
-    joined = "\n".join(p.source.text for p in passages)
+    # Sentences rather than raw text: list numbering must not count as a number in the source.
+    joined = "\n".join(s for p in passages for s in p.sentences)
     sup = score_support(claim_text, passages, claim_vec)
     evidence, src_n = sup.evidence or None, sup.source_n
 
     nums = check_numbers(claim_text, joined)
+    if nums.status == "pass" and sup.sentence and sup.lexical >= th.lexical:
+        # The number may occur elsewhere in the passage; the aligned sentence is what counts.
+        local = check_numbers(claim_text, sup.sentence)
+        if local.status == "conflict":
+            nums = local
     checks["numbers"] = f"{nums.status}: {nums.detail}"
     idents = check_identifiers(claim_text, joined)
     checks["identifiers"] = f"{idents.status}: {idents.detail}"
-    sentences = [s for p in passages for s in p.sentences]
-    pol = check_polarity(claim_text, sentences, th.alignment)
+    pol = check_polarity(claim_text, [s for p in passages for s in p.scoped], th.alignment)
     checks["polarity"] = f"{pol.status}: {pol.detail}"
-    role = check_roles(claim_text, pol.evidence or sup.sentence) if (pol.evidence or sup.sentence) else None
+    role = None
+    # The best-covering sentence may not hold the claim's verb; try the next best ones too.
+    for sentence in _ranked_sentences(sup, passages)[:3]:
+        attempt = check_roles(claim_text, sentence, joined)
+        if role is None or attempt.status == "conflict" or (role.status == "n/a" and attempt.status == "pass"):
+            role = attempt
+        if role.status == "conflict":
+            break
     if role:
         checks["roles"] = f"{role.status}: {role.detail}"
 
@@ -117,7 +139,7 @@ def assess(claim_text: str, passages: list[PassageIndex], th: Thresholds,
     if idents.status == "conflict":
         return Assessment("contradicted", f"identifier mismatch: {idents.detail}", evidence, src_n, checks, sup, True)
     # Polarity and role checks only mean something when the claim is about the aligned text.
-    related = sup.lexical >= th.embedding_min_lexical
+    related = sup.lexical >= th.related_lexical
     if pol.status == "conflict" and related:
         return Assessment("contradicted", f"polarity mismatch: {pol.detail}", pol.evidence, src_n, checks, sup, True)
     if role and role.status == "conflict" and related:

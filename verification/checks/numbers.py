@@ -25,7 +25,8 @@ _SCALE = {"k": 1000, "thousand": 1000, "m": 10**6, "million": 10**6, "mn": 10**6
 # Units where a different number in the same unit is a contradiction, not just a gap.
 UNIT_NOUNS = frozenset(stem(w) for w in """second minute hour day week month year quarter night
     business_day percent dollar euro pound time times employee person people user seat license
-    attempt character page session""".split())
+    attempt character page session""".split()) | {"date"}
+_MONTH_STEMS = frozenset(stem(m) for m in _MONTHS) | frozenset(stem(m[:3]) for m in _MONTHS)
 # Words between a number and its unit that do not change the role ("16 paid weeks").
 _UNIT_SKIP = frozenset("""business working calendar consecutive full paid unpaid additional extra more
     total of the a an whole entire fully further straight rolling""".split())
@@ -147,7 +148,12 @@ def _mentions(kind: str, m: re.Match[str], text: str) -> list[NumberMention] | N
         return [NumberMention(raw, "version", f"v{value}", frozenset({value}), "version")]
     if kind == "number":
         value = _canon(m.group(1), m.group(2))
-        return [NumberMention(raw, "number", value, frozenset(), _unit_after(text, m.end(), m.start()))]
+        unit = _unit_after(text, m.end(), m.start())
+        if re.fullmatch(r"(19|20)\d\d", value) and unit not in UNIT_NOUNS:
+            unit = "year"  # "3 December 2024": a calendar year competes with other years only
+        elif unit in _MONTH_STEMS:
+            unit = "date"  # "15 December" / "December 15": a day of the month
+        return [NumberMention(raw, "number", value, frozenset(), unit)]
     if kind == "word":
         first = m.group(1).lower()
         value = _WORD_NUMBERS[first] + (_WORD_NUMBERS[m.group(2).lower()] if m.group(2) else 0)

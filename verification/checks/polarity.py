@@ -26,7 +26,9 @@ _PHRASES: tuple[tuple[str, str], ...] = (
     (r"\b(?:is|are|be|was|were)(?: not|n't) (?:required|mandatory|compulsory|obligatory)\b", " optional "),
     (r"\bnot (?:required|mandatory|compulsory|obligatory)\b", " optional "),
     (r"\b(?:is|are|be)(?: not|n't) optional\b", " required "),
-    (r"\b(?:must|may|shall)(?: not|n't)\b", " prohibited "), (r"\bmustn't\b", " prohibited "),
+    (r"\b(?:rather than|instead of)\b", " not "),
+    (r"\b(?:must|may|shall|can)(?: not|n't| never)\b", " prohibited "), (r"\bmustn't\b", " prohibited "),
+    (r"\b(?:should|ought to) never\b", " discouraged "),
     (r"\b(?:cannot|can't|can not)\b", " prohibited "),
     (r"\b(?:is|are|be|was|were)(?: not|n't) (?:allowed|permitted)\b", " prohibited "),
     (r"\bnot (?:allowed|permitted)\b", " prohibited "),
@@ -39,6 +41,7 @@ _PHRASE_RES = [(re.compile(p, re.I), r) for p, r in _PHRASES]
 _DEONTIC: dict[str, str] = {
     "prohibited": "prohibited", "prohibit": "prohibited", "prohibits": "prohibited",
     "forbidden": "prohibited", "forbid": "prohibited", "banned": "prohibited", "disallowed": "prohibited",
+    "off-limits": "prohibited", "blocked": "prohibited",
     "must": "required", "required": "required", "requires": "required", "require": "required",
     "mandatory": "required", "compulsory": "required", "obligatory": "required", "shall": "required",
     "optional": "optional", "voluntary": "optional",
@@ -63,7 +66,7 @@ def _axis(table: dict[str, tuple[str, int]], name: str, plus: str, minus: str) -
         table[w] = (name, -1)
 
 
-_axis(_POLAR, "eligible", "eligible", "ineligible")
+_axis(_POLAR, "eligible", "eligible qualify qualifies qualified", "ineligible")
 _axis(_POLAR, "enabled", "enabled enable enables", "disabled disable disables")
 _axis(_POLAR, "paid", "paid", "unpaid")
 _axis(_POLAR, "approved", "approve approves approved approval accept accepts accepted grant granted",
@@ -86,9 +89,13 @@ _axis(_DIRECTIONAL, "above", "above exceeds exceeding", "below")
 CUE_WORDS = frozenset(NEGATION_CUES | set(_DEONTIC) | set(_POLAR) | set(_DIRECTIONAL)
                       | {"later", "earlier", "least", "most", "optional", "prohibited", "discouraged"})
 
+# Colons are not clause breaks: "X must never appear in logs: passwords, keys" scopes over the list.
+# ", not X" and "and can/must ..." start a new clause that keeps its own cue words.
 _CLAUSE_SPLIT = re.compile(
-    r"\s*(?:[;:—–]|,\s*(?:but|and|so|which|while|whereas|although|though|unless|except)\b|"
-    r"\bbut\b|\bunless\b|\bwhereas\b|\bhowever\b|\botherwise\b|\bexcept (?:when|if|for)\b)\s*",
+    r"\s*(?:[;—–]|,\s*(?:but|and|so|which|while|whereas|although|though|unless|except)\b|"
+    r"\bbut\b|\bunless\b|\bwhereas\b|\bhowever\b|\botherwise\b|\bexcept (?:when|if|for)\b|"
+    r",\s*(?=not\b|never\b|rather than\b|instead of\b)|\s(?=rather than\b|instead of\b)|"
+    r"\band\s+(?=(?:can|cannot|can't|may|must|should|will|won't|is|are|do|does|don't|doesn't)\b))\s*",
     re.I,
 )
 
@@ -103,32 +110,65 @@ class Profile:
     directional: dict[str, int] = field(default_factory=dict)
 
 
+# Negative participles and adjectives: "unused" is "not used" for polarity and alignment.
+_UN_WORDS = re.compile(r"\bun(used|paid|approved|available|authori[sz]ed|supported|limited|encrypted|"
+                       r"signed|answered|resolved|reconciled|claimed|planned|scheduled|verified|billed|"
+                       r"reimbursed|locked|published|assigned|attended|known|able)\b", re.I)
+
+
+def cue_words(text: str) -> list[str]:
+    """The negation and deontic cue words of a text, after phrase folding (for list lead-ins)."""
+    return [t for t in re.findall(r"[a-z][a-z'-]*", normalise_phrases(text))
+            if t in NEGATION_CUES or t in _DEONTIC]
+
+
 def normalise_phrases(text: str) -> str:
     """Lower-case text with polarity phrases folded to single cue words."""
-    out = " " + text.lower().replace("’", "'") + " "
+    out = " " + _UN_WORDS.sub(r"not \1", text.lower().replace("’", "'")) + " "
     for rx, repl in _PHRASE_RES:
         out = rx.sub(repl, out)
     return out
 
 
-def profile(text: str) -> Profile:
-    """Negations, deontic words and antonym-axis signs in a clause."""
+def _scope(stems: list[str | None], i: int, negation: bool) -> set[str]:
+    """Content stems a cue at position i talks about: the next two for a negation ("not carry over"),
+    two either side for deontic and antonym words ("devices are prohibited on the network")."""
+    after = [s for s in stems[i + 1 :] if s][:2]
+    if negation:
+        return set(after)
+    before = [s for s in stems[:i] if s][-2:]
+    return set(before) | set(after)
+
+
+def profile(text: str, focus: set[str] | None = None) -> Profile:
+    """Negations, deontic words and antonym-axis signs in a clause; with focus, only cues whose
+    scope touches those stems count (a "not" about something the other side never mentions is ignored)."""
     prof = Profile()
     toks = re.findall(r"[a-z][a-z'-]*", normalise_phrases(text))
+    stems = [None if t in CUE_WORDS else (content_stems(t) or [None])[0] for t in toks]
+
+    def counts(i: int, negation: bool) -> bool:
+        if focus is None:
+            return True
+        # A negation right before a polarity word ("not reimbursable") is about that word.
+        if negation and any(t in CUE_WORDS and t not in NEGATION_CUES for t in toks[i + 1 : i + 4]):
+            return True
+        return bool(_scope(stems, i, negation) & focus)
+
     for i, tok in enumerate(toks):
         if tok.startswith("non-") or tok.startswith("un-"):
-            prof.neg += 1
+            if counts(i, True):
+                prof.neg += 1
             continue
-        if tok in NEGATION_CUES:
-            # "no" before a number-like quantifier ("no 2 claims") is still a negation; keep it simple.
+        if tok in NEGATION_CUES and counts(i, True):
             prof.neg += 1
-        if tok in _DEONTIC:
+        if tok in _DEONTIC and counts(i, False):
             prof.deontic.add(_DEONTIC[tok])
-        if tok in _POLAR:
+        if tok in _POLAR and counts(i, False):
             name, sign = _POLAR[tok]
             prev = prof.polar.get(name)
             prof.polar[name] = sign if prev in (None, sign) else 0
-        if tok in _DIRECTIONAL:
+        if tok in _DIRECTIONAL and counts(i, False):
             name, sign = _DIRECTIONAL[tok]
             prev = prof.directional.get(name)
             prof.directional[name] = sign if prev in (None, sign) else 0
@@ -157,18 +197,12 @@ def compare(claim: Profile, source: Profile) -> str | None:
             return f"claim is {next(iter(claim.deontic))}, source is {next(iter(source.deontic))}"
     shared = [a for a in claim.polar if a in source.polar and claim.polar[a] and source.polar[a]]
     for axis in shared:
-        c_sign = claim.polar[axis] * (-1) ** claim.neg
-        s_sign = source.polar[axis] * (-1) ** source.neg
-        if c_sign != s_sign:
+        if claim.polar[axis] != source.polar[axis] and claim.neg % 2 == source.neg % 2:
             return f"opposite polarity on {axis!r}"
-    shared_dir = [a for a in claim.directional if a in source.directional]
-    for axis in shared_dir:
+    for axis in [a for a in claim.directional if a in source.directional]:
         if claim.directional[axis] and source.directional[axis] and claim.directional[axis] != source.directional[axis]:
             return f"opposite direction on {axis!r}"
-    if shared or shared_dir:
-        return None
     if _negativity(claim) != _negativity(source):
-        # One-sided "optional"/"required"/"may" words are paraphrase territory, not contradiction.
         # A lone negative-sounding word ("expired" vs "has run out") is paraphrase territory.
         one_sided_ban = ("prohibited" in claim.deontic) != ("prohibited" in source.deontic)
         if claim.neg % 2 == source.neg % 2 and not one_sided_ban:
@@ -197,10 +231,10 @@ def check_polarity(claim_text: str, sentences: list[str], min_alignment: float) 
     source_clauses = [(c, s) for s in sentences for c in clauses(s)]
     if not source_clauses:
         return PolarityCheck("n/a", "no source text")
-    src_stems = [(set(content_stems(c, CUE_WORDS)), c, s) for c, s in source_clauses]
+    src_stems = [(set(content_stems(_UN_WORDS.sub(r"\1", c), CUE_WORDS)), c, s) for c, s in source_clauses]
     aligned_any = False
     for clause in clauses(claim_text):
-        c_stems = set(content_stems(clause, CUE_WORDS))
+        c_stems = set(content_stems(_UN_WORDS.sub(r"\1", clause), CUE_WORDS))
         if not c_stems:
             continue
         best = max(src_stems, key=lambda t: (len(c_stems & t[0]) / len(c_stems), -len(t[0])))
@@ -210,7 +244,14 @@ def check_polarity(claim_text: str, sentences: list[str], min_alignment: float) 
         if not short and (len(overlap) < 2 or len(overlap) / len(c_stems) < min_alignment):
             continue
         aligned_any = True
-        mismatch = compare(profile(clause), profile(best[1]))
+        mismatch = compare(profile(clause, best[0]), profile(best[1], c_stems))
+        if mismatch:
+            # Clause splits are rough: confirm against the whole claim and the whole source sentence.
+            s_all = set(content_stems(_UN_WORDS.sub(r"\1", best[2]), CUE_WORDS))
+            whole_c, whole_s = profile(claim_text, s_all), profile(best[2], c_stems)
+            # Counts, not parity: "separate, does not carry over, and is not paid out" has two.
+            if compare(whole_c, whole_s) is None and whole_c.neg == whole_s.neg:
+                mismatch = None
         if mismatch:
             return PolarityCheck("conflict", f"{mismatch}: {best[1]!r}", best[2])
     if not aligned_any:

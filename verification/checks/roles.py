@@ -15,9 +15,14 @@ ROLE_WORDS = frozenset(
     reviewer reviewers auditor auditors executive executives board committee engineer engineers
     procurement accounting facilities helpdesk it-help it sponsor sponsors mentor mentors buddy
     member members user users team teams department departments agent agents partner partners
-    applicant applicants hiring""".split()
+    applicant applicants hiring primary secondary commander commanders ic oncall on-call assignee
+    assignees approver head heads""".split()
 )
-_MODALS = frozenset("must may can should will shall to".split())
+_MODALS = frozenset("must may can should will shall to does do did not never".split())
+# Nouns that name an action with an actor: "manager approval" == "the manager approves".
+_ACTION_NOUNS = frozenset(stem(w) for w in "approval sign-off review consent authorization permission "
+                          "decision signature".split())
+_PERSON_STEMS = frozenset(stem(w) for w in ROLE_WORDS | {"people", "operations", "ops"})
 _BE = frozenset("is are was were be been being get gets got getting".split())
 _AGENT_PREPS = frozenset({"by", "from"})
 _PREPS = frozenset("by from to for with of in on at into onto toward towards via".split())
@@ -37,10 +42,12 @@ def _tokens(text: str) -> list[str]:
     return re.findall(r"[A-Za-z][A-Za-z0-9'’-]*|[,;:()]", text)
 
 
-def _entity(tok: str, position: int) -> str | None:
+def _entity(tok: str, position: int, possessive: bool = False) -> str | None:
     """Normalised entity name for a role word or a mid-sentence capitalised name, else None."""
     if tok.endswith(("'s", "’s", "s'")):
-        return None  # possessive modifiers ("the employee's manager") are not the actor
+        if not possessive:
+            return None  # possessive modifiers ("the employee's manager") are not the actor
+        tok = tok[:-2] if tok.endswith(("'s", "’s")) else tok[:-1]
     low = tok.lower()
     if tok == "IT" or (low in ROLE_WORDS and low != "it"):
         return stem(low)
@@ -91,7 +98,8 @@ def roles(text: str, pivot_stem: str) -> dict[str, set[str]] | None:
     for i in range(lo, hi):
         if i == pivot:
             continue
-        ent = _entity(toks[i], i)
+        # "the manager's approval": a possessive right before an action noun is its actor.
+        ent = _entity(toks[i], i, possessive=(i == pivot - 1 and stem(word) in _ACTION_NOUNS))
         if not ent:
             continue
         if i < pivot:
@@ -116,8 +124,9 @@ def _verbal_stems(text: str) -> set[str]:
         # "Finance approves ..." (but not "Security incidents must ...", a noun before a modal).
         after_actor = bool(prev) and _entity(prev, i - 1) is not None and low.endswith("s") \
             and nxt not in _MODALS and nxt not in _BE
-        if low.endswith("ed") or prev.lower() in _BE or prev.lower() in _MODALS or nxt in _AGENT_PREPS \
-                or after_actor:
+        action_noun = bool(prev) and _entity(prev, i - 1, True) is not None and stem(low) in _ACTION_NOUNS
+        if low.endswith("ed") or prev.lower() in _BE or prev.lower() in _MODALS or nxt == "by" \
+                or after_actor or action_noun:
             out.add(stem(low))
     return out
 
@@ -155,10 +164,38 @@ def _agents(r: dict[str, set[str]]) -> set[str]:
     return {e for e, rs in r.items() if rs == {"agent"}}
 
 
-def check_roles(claim_text: str, source_sentence: str) -> RoleCheck:
+def _aliases(text: str) -> dict[str, str]:
+    """Abbreviations defined in the text: "incident commander (IC)" -> {"IC": "commander"}."""
+    out: dict[str, str] = {}
+    for m in re.finditer(r"((?:[A-Za-z]+[\s-]){1,4})\(([A-Z]{2,6})\)", text):
+        words = m.group(1).split()
+        abbr = m.group(2)
+        if len(words) >= len(abbr) and "".join(w[0] for w in words[-len(abbr):]).upper() == abbr:
+            out[abbr] = words[-1]
+    return out
+
+
+def _apply_aliases(text: str, aliases: dict[str, str]) -> str:
+    """Text with defined abbreviations replaced by the head word they stand for."""
+    for abbr, head in aliases.items():
+        text = re.sub(rf"\b{abbr}\b", head, text)
+    return text
+
+
+def _patients(r: dict[str, set[str]]) -> set[str]:
+    """Entities that are unambiguously acted upon / the recipient."""
+    return {e for e, rs in r.items() if rs == {"patient"}}
+
+
+def check_roles(claim_text: str, source_sentence: str, passage: str = "") -> RoleCheck:
     """Detect swapped actors: an entity that is the agent in one sentence and the patient in the other,
-    or a verb whose actor in the claim is a different entity the source mentions elsewhere."""
-    s_entities = {e for i, t in enumerate(_tokens(source_sentence)) if (e := _entity(t, i))}
+    or a verb whose actor (or recipient) in the claim is another entity the passage mentions."""
+    aliases = _aliases(f"{source_sentence} {passage}")
+    if aliases:
+        claim_text = _apply_aliases(claim_text, aliases)
+        source_sentence = _apply_aliases(source_sentence, aliases)
+        passage = _apply_aliases(passage, aliases)
+    s_entities = {e for i, t in enumerate(_tokens(f"{source_sentence} {passage}")) if (e := _entity(t, i))}
     for pivot in _pivots(claim_text, source_sentence)[:4]:
         c_roles = roles(claim_text, pivot)
         s_roles = roles(source_sentence, pivot)
@@ -169,11 +206,20 @@ def check_roles(claim_text: str, source_sentence: str) -> RoleCheck:
             return RoleCheck("conflict", f"{_surface(claim_text, pivot)!r} is done by "
                              f"{_names(claim_text, c_agents)} in the claim but by "
                              f"{_names(source_sentence, s_agents)} in the source")
+        c_pat, s_pat = _patients(c_roles), _patients(s_roles)
+        # Recipients are compared only for people and teams; product names make noisy objects.
+        people = (c_pat | s_pat) <= _PERSON_STEMS
+        if people and c_pat and s_pat and c_pat.isdisjoint(s_pat) and c_pat <= s_entities \
+                and not c_agents ^ s_agents:
+            return RoleCheck("conflict", f"{_surface(claim_text, pivot)!r} goes to "
+                             f"{_names(claim_text, c_pat)} in the claim but to "
+                             f"{_names(source_sentence, s_pat)} in the source")
         shared = [e for e in c_roles if e in s_roles and len(c_roles[e]) == 1 and len(s_roles[e]) == 1]
         if not shared:
             continue
         swapped = [e for e in shared if c_roles[e] != s_roles[e]]
-        if swapped:
+        # One entity changing role is often just a looser paraphrase; a swap moves two.
+        if len(swapped) >= 2:
             e = swapped[0]
             return RoleCheck("conflict", f"{_surface(claim_text, e)!r} is the {next(iter(c_roles[e]))} in the "
                              f"claim but the {next(iter(s_roles[e]))} in the source (around "

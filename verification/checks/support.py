@@ -2,13 +2,14 @@
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass, field
 
 import numpy as np
 
-from .claims import split_sentences, strip_markers
+from .claims import BULLET_RE, split_sentences, strip_markers
 from .identifiers import EMAIL_RE, URL_RE
-from .polarity import CUE_WORDS
+from .polarity import CUE_WORDS, cue_words
 from .text import bigrams, content_stems, is_generic_stem
 from .types import Source, Thresholds
 
@@ -23,14 +24,34 @@ class PassageIndex:
     sentences: list[str]
     stems: list[list[str]]
     all_stems: set[str] = field(default_factory=set)
+    scoped: list[str] = field(default_factory=list)  # sentences with list lead-ins, for polarity
     vectors: np.ndarray | None = None  # one normalised row per sentence, when embeddings are on
 
     @classmethod
     def build(cls, source: Source) -> "PassageIndex":
         """Index one source passage."""
-        sentences = [strip_markers(s) for s in split_sentences(source.text)] or [source.text]
+        sentences: list[str] = []
+        scoped: list[str] = []
+        lead = ""
+        for raw in split_sentences(source.text):
+            raw = strip_markers(raw)
+            # List numbering ("2. The change must...") is layout, not content: drop it.
+            text = BULLET_RE.sub("", raw, count=1)
+            if not text:
+                continue
+            bullet = text != raw or raw.lstrip().startswith("- ")
+            sentences.append(text)
+            # List items inherit their lead-in for polarity ("must never appear in logs: - passwords").
+            scoped.append(f"{lead} {text}" if bullet and lead else text)
+            colon = [m.start() for m in re.finditer(r":(?:\s|$)", text)]
+            if colon:
+                lead = " ".join(cue_words(text[: colon[-1]]))
+            elif not bullet:
+                lead = ""
+        if not sentences:
+            sentences = scoped = [source.text]
         stems = [content_stems(s, _NEUTRAL) for s in sentences]
-        return cls(source, sentences, stems, {x for st in stems for x in st})
+        return cls(source, sentences, stems, {x for st in stems for x in st}, scoped)
 
 
 @dataclass(frozen=True)
@@ -44,7 +65,8 @@ class Support:
     specific: int  # claim content stems that are not generic filler
     evidence: str
     source_n: int | None
-    sentence: str
+    sentence: str  # the single passage sentence that covers the claim best
+    claim_stems: frozenset[str] = frozenset()
 
 
 def _weighted_coverage(claim: list[str], window: set[str]) -> float:
@@ -67,11 +89,15 @@ def score_support(claim_text: str, passages: list[PassageIndex], claim_vec: np.n
     c_stems = list(dict.fromkeys(content_stems(claim_text, _NEUTRAL)))
     c_bigrams = bigrams(content_stems(claim_text, _NEUTRAL))
     best = (-1.0, 0.0, "", None, "")
+    best_single = (-1.0, "")
     union: set[str] = set()
     for p in passages:
         union |= p.all_stems
         n = len(p.sentences)
         for i in range(n):
+            single = _weighted_coverage(c_stems, set(p.stems[i]))
+            if single > best_single[0]:
+                best_single = (single, p.sentences[i])
             window: set[str] = set()
             win_bigrams: set[tuple[str, str]] = set()
             for size in range(1, 4):
@@ -97,7 +123,8 @@ def score_support(claim_text: str, passages: list[PassageIndex], claim_vec: np.n
         if sims:
             emb = max(s for s, _ in sims)
     specific = sum(1 for s in c_stems if not is_generic_stem(s))
-    return Support(min(1.0, cov), best[1], emb, novel, specific, best[2], best[3], best[4])
+    return Support(min(1.0, cov), best[1], emb, novel, specific, best[2], best[3], best_single[1],
+                   frozenset(c_stems))
 
 
 def decide(support: Support, anchored: bool, th: Thresholds) -> tuple[bool, str]:
@@ -109,7 +136,9 @@ def decide(support: Support, anchored: bool, th: Thresholds) -> tuple[bool, str]
     if support.specific == 0:
         return True, detail + ", nothing specific to check"
     if emb is not None:
-        if emb >= th.embedding_novel and lex >= th.embedding_min_lexical:
+        # Cosine and word coverage trade off: loose paraphrases score high on the first,
+        # topical additions ("also gets a free account") only moderately on both.
+        if emb + 0.5 * lex >= th.embedding_combined and lex >= th.embedding_min_lexical:
             return True, detail
         if emb >= th.embedding and lex >= th.embedding_min_lexical and not novel:
             return True, detail

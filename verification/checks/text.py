@@ -38,14 +38,14 @@ GENERIC = frozenset(
 _SYNONYMS: dict[str, str] = {
     "staff": "employee", "worker": "employee", "workers": "employee", "personnel": "employee",
     "employees": "employee", "colleague": "employee", "colleagues": "employee",
-    "supervisor": "manager", "supervisors": "manager", "boss": "manager", "line": "line",
+    "supervisor": "manager", "supervisors": "manager", "boss": "manager",
     "obtain": "get", "receive": "get", "received": "get", "entitled": "get",
     "purchase": "buy", "purchased": "buy", "bought": "buy", "purchases": "buy",
     "lodge": "submit", "lodged": "submit", "file": "submit", "filed": "submit",
     "begin": "start", "begins": "start", "commence": "start", "commences": "start",
     "finish": "end", "finishes": "end", "conclude": "end",
     "pay": "reimburse", "pays": "reimburse", "refund": "reimburse", "refunded": "reimburse", "repay": "reimburse", "repaid": "reimburse",
-    "expense": "expense", "expenses": "expense", "cost": "expense", "costs": "expense",
+    "expenses": "expense", "cost": "expense", "costs": "expense",
     "utilize": "use", "utilise": "use", "employ": "use",
     "assist": "help", "assistance": "help", "support": "help",
     "contact": "reach", "email": "reach", "message": "reach",
@@ -57,7 +57,7 @@ _SYNONYMS: dict[str, str] = {
     "modify": "change", "alter": "change", "update": "change", "amend": "change",
     "big": "large", "huge": "large", "small": "little", "quickly": "fast", "promptly": "fast",
     "ask": "request", "asks": "request", "asked": "request", "apply": "request",
-    "remote": "remote", "remotely": "remote", "home": "remote",
+    "remotely": "remote", "home": "remote",
     "laptop": "computer", "laptops": "computer", "device": "computer", "devices": "computer",
 }
 

@@ -8,7 +8,7 @@ from pathlib import Path
 from django.core.management.base import BaseCommand, CommandError
 from tqdm import tqdm
 
-from knowledge.ingestion import ingest_document, is_supported, register_upload
+from knowledge.ingestion import ingest_documents, is_supported, register_upload
 from knowledge.models import Collection, Document
 
 
@@ -54,8 +54,11 @@ class Command(BaseCommand):
             elif document.status != Document.Status.FAILED:
                 unchanged += 1
         if options["sync"]:
-            for document_id in tqdm(pending, desc="Ingesting", unit="doc", disable=None):
-                ingest_document(document_id)
+            with tqdm(total=len(pending), desc="Ingesting", unit="doc", disable=None) as bar:
+                for start in range(0, len(pending), 16):
+                    batch = pending[start:start + 16]
+                    ingest_documents(batch)
+                    bar.update(len(batch))
         elif pending:
             from webapp.jobs import enqueue
 

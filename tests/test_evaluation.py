@@ -1,0 +1,45 @@
+"""Quality cannot regress silently: the evaluation set must stay above the floors recorded in the repo."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from knowledge.evaluation import recall_at_k, reciprocal_rank, score
+from knowledge.management.commands.evaluate import load_questions, run
+
+ROOT = Path(__file__).resolve().parent.parent
+QUESTIONS = ROOT / "fixtures" / "eval" / "questions.jsonl"
+FLOORS = json.loads((ROOT / "fixtures" / "eval" / "floors.json").read_text())
+
+
+@pytest.mark.parametrize(("expected", "ranked", "k", "recall", "rr"), [
+    (["a.md"], ["b.md#x", "a.md#y"], 5, 1.0, 0.5),
+    (["a.md#y"], ["a.md#x", "a.md#y"], 1, 0.0, 0.5),
+    (["a.md", "c.md"], ["a.md", "b.md", "c.md"], 2, 0.5, 1.0),
+    (["a.md"], ["b.md", "b.md#2", "c.md", "d.md", "e.md", "a.md"], 5, 0.0, 1 / 6),
+])
+def test_metric_definitions(expected, ranked, k, recall, rr):
+    assert recall_at_k(expected, ranked, k) == pytest.approx(recall)
+    assert reciprocal_rank(expected, ranked) == pytest.approx(rr)
+
+
+def test_refusal_metrics_count_both_ways():
+    items = [{"answerable": True, "expected_sources": ["a"]}, {"answerable": False, "expected_sources": []},
+             {"answerable": False, "expected_sources": []}]
+    outcomes = [{"refused": True, "answer": "", "citations": [], "retrieved": ["a"], "latency_ms": 1},
+                {"refused": True, "answer": "", "citations": [], "retrieved": [], "latency_ms": 1},
+                {"refused": False, "answer": "x", "citations": [], "retrieved": [], "latency_ms": 1}]
+    metrics = score(items, outcomes)
+    assert metrics["refusal_precision"] == 0.5 and metrics["refusal_recall"] == 0.5
+
+
+@pytest.mark.django_db
+def test_evaluation_set_stays_above_the_floors(corpus_db):
+    items = load_questions(str(QUESTIONS))
+    metrics = score(items, run(items, progress=False), k=5)
+    print(json.dumps(metrics, indent=1))
+    failures = [f"{name} {metrics[name]} < floor {floor}" for name, floor in FLOORS.items() if metrics[name] < floor]
+    assert not failures, failures
