@@ -1,10 +1,11 @@
-"""Admin pages for collections, documents and chunks: filters, errors in plain sight, previews."""
+"""Admin pages for collections, documents, chunks, the question log, feedback, gaps and the glossary."""
 
 from django.contrib import admin, messages
 from django.template.defaultfilters import filesizeformat, truncatechars
 from django.utils.html import format_html
 
-from knowledge.models import Chunk, Collection, Document, DocumentVersion
+from knowledge.models import (Chunk, Collection, Document, DocumentVersion, Feedback, GlossaryTerm, KnowledgeGap,
+                              QueryLog)
 
 
 @admin.register(Collection)
@@ -85,3 +86,69 @@ class ChunkAdmin(admin.ModelAdmin):
                        "token_count", "content_hash", "identifiers")
     exclude = ("embedding",)
     list_select_related = ("document",)
+
+
+@admin.register(GlossaryTerm)
+class GlossaryTermAdmin(admin.ModelAdmin):
+    list_display = ("term", "expansion", "created_at")
+    search_fields = ("term", "expansion")
+
+
+@admin.register(KnowledgeGap)
+class KnowledgeGapAdmin(admin.ModelAdmin):
+    list_display = ("example_question", "times_asked", "resolved", "first_asked_at", "last_asked_at")
+    list_filter = ("resolved",)
+    search_fields = ("example_question", "normalized_question")
+    readonly_fields = ("normalized_question", "example_question", "searched", "times_asked", "first_asked_at",
+                       "last_asked_at")
+    actions = ["mark_resolved"]
+
+    @admin.action(description="Mark selected gaps resolved")
+    def mark_resolved(self, request, queryset):
+        count = queryset.update(resolved=True)
+        self.message_user(request, f"Marked {count} gap(s) resolved.", messages.SUCCESS)
+
+
+@admin.register(Feedback)
+class FeedbackAdmin(admin.ModelAdmin):
+    list_display = ("kind", "answer", "reason_preview", "user", "external_user", "created_at")
+    list_filter = ("kind",)
+    search_fields = ("reason", "answer__question_text", "external_user")
+    list_select_related = ("answer", "user")
+    readonly_fields = ("answer", "kind", "reason", "user", "external_user", "created_at")
+
+    @admin.display(description="reason")
+    def reason_preview(self, obj: Feedback) -> str:
+        return truncatechars(obj.reason, 100)
+
+
+@admin.register(QueryLog)
+class QueryLogAdmin(admin.ModelAdmin):
+    """The structured question log, read-only: one row per asked question."""
+
+    list_display = ("created_at", "question_preview", "channel", "outcome", "cache", "confidence_pct", "provider",
+                    "total_ms", "cost_usd")
+    list_filter = ("outcome", "channel", "cache", "provider")
+    search_fields = ("question", "standalone_question", "external_user")
+    date_hierarchy = "created_at"
+    list_select_related = ("answer", "user")
+
+    def has_add_permission(self, request) -> bool:
+        return False
+
+    def has_change_permission(self, request, obj=None) -> bool:
+        return False
+
+    @admin.display(description="question")
+    def question_preview(self, obj: QueryLog) -> str:
+        return truncatechars(obj.question, 90)
+
+    @admin.display(description="confidence", ordering="confidence")
+    def confidence_pct(self, obj: QueryLog) -> str:
+        return f"{obj.confidence:.0%}"
+
+    @admin.display(description="total ms")
+    def total_ms(self, obj: QueryLog) -> str:
+        timings = obj.timings_ms if isinstance(obj.timings_ms, dict) else {}
+        total = timings.get("total")
+        return f"{total:.0f}" if isinstance(total, (int, float)) else "—"

@@ -182,10 +182,16 @@ def _merge_tiny(sections: list[_Section], counter: _Counter, min_tokens: int, ta
     while i < len(sections):
         current = sections[i]
         i += 1
+        own_tokens, largest = current.tokens, None
         while (current.tokens < min_tokens and i < len(sections) and _related(current.path, sections[i].path)
                and current.tokens + sections[i].tokens + 8 <= target):
+            if largest is None or sections[i].tokens > largest.tokens:
+                largest = sections[i]
             _absorb(current, sections[i], counter)
             i += 1
+        if largest is not None and largest.tokens > own_tokens and largest.anchor:
+            # A tiny intro merged into a real section: cite (and link) the section that holds the content.
+            current.path, current.anchor, current.page = largest.path, largest.anchor, largest.page
         if (current.tokens < min_tokens and out and _related(current.path, out[-1].path)
                 and out[-1].tokens + current.tokens + 8 <= target):
             _absorb(out[-1], current, counter)

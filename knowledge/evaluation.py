@@ -57,7 +57,7 @@ def score(items: list[dict], outcomes: list[dict], k: int = 5) -> dict:
     correct_refusals = sum(1 for i, _ in refused if not i.get("answerable"))
     correct_answers = sum(1 for _, o in answerable if not o["refused"])
     return {
-        "questions": len(items),
+        "question_count": len(items),
         "answerable": len(answerable),
         "unanswerable": len(unanswerable),
         f"recall@{k}": round(statistics.fmean(recall_at_k(i["expected_sources"], o["retrieved"], k)

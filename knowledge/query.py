@@ -17,6 +17,8 @@ _ASKS = [
                           r"\blimit\b|maximum|minimum|\bmax\b|\bmin\b|cap\b|deductible|premium|cost|price|rate)\b", re.I)),
     ("date", re.compile(r"\b(when|what (date|day|time)|deadline|by what date|which day)\b", re.I)),
     ("who", re.compile(r"\b(who|whom|which (team|person|group)|contact)\b", re.I)),
+    ("procedure", re.compile(r"\b(how (do|can|should|would) (i|we|you)|how to|what are the steps|steps to|"
+                             r"set ?up|install|configure|enrol+|request|apply for|sign up)\b", re.I)),
     ("where", re.compile(r"\b(where|which (channel|queue|portal|site|page|form|tool))\b", re.I)),
 ]
 
@@ -27,6 +29,9 @@ FILLER_LEXEMES = frozenset({
     "thanks", "hi", "hey", "anyon", "someon", "somebodi", "like", "ok", "okay", "also", "actual", "exact",
     "current", "now", "still", "ever", "realli", "quick", "question", "wonder", "anyth", "someth", "thing",
     "happen", "go", "let", "whole", "kind", "sort", "guy", "folk", "team's",
+    # "how long / how often / how far ahead / how fast" ask for a quantity; the quantity is the evidence.
+    "long", "often", "far", "ahead", "fast", "soon", "quick", "keep", "put", "bad", "yet", "re", "m", "s", "ve",
+    "ll", "d", "possibl", "allow",
 })
 
 

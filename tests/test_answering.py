@@ -175,3 +175,32 @@ def test_ask_command_json_shape(corpus_db):
     data = json.loads(out.getvalue())
     assert {"answer", "refused", "confidence", "citations", "cache", "verification", "timings_ms"} <= set(data)
     assert {"n", "source", "title", "url", "chunk_id", "quote"} <= set(data["citations"][0])
+
+
+def test_hyde_and_multi_query_use_the_completer_and_survive_its_failure(corpus_db):
+    def script(body):
+        system = body["messages"][0]["content"]
+        if "hypothetical" in system.lower() or "short passage" in system.lower():
+            return Response(200, json=FakeOpenAI.chat_completion(
+                body, "Primary caregivers receive 16 weeks of fully paid parental leave."))
+        if "two different ways" in system:
+            return Response(200, json=FakeOpenAI.chat_completion(
+                body, "paid leave weeks for the main caregiver after a birth\nbaby leave length for primary carers"))
+        return None
+
+    with FakeOpenAI() as server:
+        server.script(script)
+        config = {"api_key": "sk-test", "base_url": server.base_url, "timeout_s": 5, "max_retries": 0}
+        providers = default_providers()
+        providers.completer = build_completer("openai", config)
+        providers.hyde = providers.multi_query = True
+        result = answer_question("How many weeks of paid parental leave do primary caregivers get?",
+                                 AskOptions(use_cache=False), providers)
+        assert {"hyde_generate", "multi_query_generate"} <= set(result.timings_ms)
+        assert len(server.bodies("/chat/completions")) == 2
+        assert result.citations[0].source.startswith("hr/parental-leave.md")
+        server.script(None)
+        server.error(503, "overloaded", times=10)
+        degraded = answer_question("How many weeks of paid parental leave do primary caregivers get?",
+                                   AskOptions(use_cache=False), providers)
+        assert not degraded.refused and degraded.citations[0].source.startswith("hr/parental-leave.md")

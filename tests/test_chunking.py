@@ -96,21 +96,22 @@ def test_overlong_sentence_is_split_on_words() -> None:
     assert " ".join(c.text for c in chunks).split() == sentence.split()
 
 
-@pytest.mark.parametrize("first, second, merged", [
+@pytest.mark.parametrize("first, second, merged, owner", [
     # siblings under the same parent merge; the sub-heading line stays in the text
-    ((("Doc", "Sick"), "Ten days."), (("Doc", "Vacation"), "Twenty days."), True),
-    # a tiny parent intro merges with its first child
-    ((("Doc",), "Intro."), (("Doc", "Details"), "Body text."), True),
+    ((("Doc", "Sick"), "Ten days."), (("Doc", "Vacation"), "Twenty days."), True, "first"),
+    # a tiny parent intro merges with its first child, and the child (holding more text) is cited
+    ((("Doc",), "Intro."), (("Doc", "Details"), "Body text here."), True, "second"),
     # different parents do not merge
-    ((("Doc", "A", "x"), "Tiny."), (("Doc", "B", "y"), "Other."), False),
+    ((("Doc", "A", "x"), "Tiny."), (("Doc", "B", "y"), "Other."), False, None),
 ])
-def test_tiny_sections_merge_with_related_neighbours(first, second, merged) -> None:
+def test_tiny_sections_merge_with_related_neighbours(first, second, merged, owner) -> None:
     doc = _doc(_text(first[0], first[1], anchor="first"), _text(second[0], second[1], anchor="second"))
     chunks = chunk_document(doc, word_counter, max_tokens=100, target_tokens=80, min_tokens=10)
     if merged:
         assert len(chunks) == 1
         chunk = chunks[0]
-        assert chunk.heading_path == first[0] and chunk.anchor == "first"
+        expected_path = first[0] if owner == "first" else second[0]
+        assert chunk.heading_path == expected_path and chunk.anchor == owner
         assert second[0][-1] in chunk.text.splitlines()  # the sub-heading line is kept
         assert first[1] in chunk.text and second[1] in chunk.text
     else:

@@ -10,19 +10,31 @@ from django.utils import timezone
 from knowledge.models import Answer
 
 
-def review_queue() -> QuerySet:
-    """Answers waiting for a reviewer: flagged, thumbs-down and low-confidence first, then due re-checks."""
-    due = Q(status=Answer.Status.VERIFIED, reverify_at__lte=date.today()) | Q(status=Answer.Status.VERIFIED, stale=True)
-    priority = Case(
+QUEUE_ORDER = ("priority", "confidence", "-created_at")
+
+
+def review_priority() -> Case:
+    """0 flagged, 1 thumbs-down, 2 needs review, 3 anything else (due re-checks)."""
+    return Case(
         When(status=Answer.Status.FLAGGED, then=Value(0)),
         When(unhelpful_count__gt=0, then=Value(1)),
         When(status=Answer.Status.NEEDS_REVIEW, then=Value(2)),
         default=Value(3), output_field=IntegerField(),
     )
+
+
+def in_review_queue() -> Q:
+    """The filter that puts an answer in front of reviewers."""
+    due = Q(status=Answer.Status.VERIFIED, reverify_at__lte=date.today()) | Q(status=Answer.Status.VERIFIED, stale=True)
     pending = Q(status__in=[Answer.Status.NEEDS_REVIEW, Answer.Status.FLAGGED]) | Q(unhelpful_count__gt=0,
                                                                                 status=Answer.Status.AUTO)
-    return (Answer.objects.filter(pending | due).exclude(refused=True, status=Answer.Status.AUTO)
-            .annotate(priority=priority).order_by("priority", "confidence", "-created_at"))
+    return (pending | due) & ~Q(refused=True, status=Answer.Status.AUTO)
+
+
+def review_queue(queryset: QuerySet | None = None) -> QuerySet:
+    """Answers waiting for a reviewer: flagged, thumbs-down and low-confidence first, then due re-checks."""
+    queryset = Answer.objects.all() if queryset is None else queryset
+    return queryset.filter(in_review_queue()).annotate(priority=review_priority()).order_by(*QUEUE_ORDER)
 
 
 def verify(answer: Answer, reviewer, *, edited_text: str | None = None, note: str = "",

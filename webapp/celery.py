@@ -2,6 +2,7 @@
 import os
 
 from celery import Celery
+from celery.schedules import crontab
 from kombu import Queue
 
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "webapp.settings")
@@ -11,3 +12,12 @@ app.config_from_object("django.conf:settings", namespace="CELERY")
 app.conf.task_queues = [Queue("ingest"), Queue("answer"), Queue("verify")]
 app.conf.task_default_queue = "answer"
 app.autodiscover_tasks(["webapp"], related_name="celery_tasks")
+# Periodic jobs (the `beat` service: `celery -A webapp.celery beat`); django-q2 deployments get the same from a Schedule row.
+app.conf.beat_schedule = {
+    "reverify-answers-daily": {
+        "task": "verity.run_job",
+        "schedule": crontab(hour=3, minute=30),
+        "args": ("reverify_answers", []),
+        "options": {"queue": "verify", "expires": 6 * 3600},
+    },
+}

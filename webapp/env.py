@@ -91,3 +91,15 @@ def env_path(name: str, default: Path) -> Path:
     """Return the variable as an absolute path."""
     value = env_str(name, "")
     return Path(value).expanduser().resolve() if value else default
+
+
+_RATE_PERIODS = ("s", "sec", "second", "m", "min", "minute", "h", "hour", "d", "day")
+
+
+def env_rate(name: str, default: str) -> str:
+    """Return a request rate such as `60/min` (count/period: s, min, hour or day)."""
+    value = env_str(name, default).lower().replace(" ", "")
+    count, _, period = value.partition("/")
+    if not count.isdigit() or int(count) < 1 or period not in _RATE_PERIODS:
+        raise ImproperlyConfigured(f"{name} must look like 60/min (count/s, min, hour or day); got {value!r}")
+    return value

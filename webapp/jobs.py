@@ -17,6 +17,9 @@ log = logging.getLogger(__name__)
 # job name -> (dotted path of the domain function, queue)
 JOBS: dict[str, tuple[str, str]] = {
     "ingest_document": ("knowledge.ingestion.ingest_document", "ingest"),
+    "answer_slack_question": ("bot.jobs.answer_slack_question", "answer"),
+    # Daily: Celery beat (webapp/celery.py) or the django-q2 schedule from migration verification/0002.
+    "reverify_answers": ("verification.reverify.reverify_stale_answers", "verify"),
 }
 
 # Jobs that sit in a queue longer than this are dropped rather than run late (seconds).

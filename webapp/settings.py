@@ -8,7 +8,7 @@ from urllib.parse import parse_qs, unquote, urlparse
 
 from django.core.exceptions import ImproperlyConfigured
 
-from webapp.env import env_bool, env_choice, env_float, env_int, env_list, env_path, env_str
+from webapp.env import env_bool, env_choice, env_float, env_int, env_list, env_path, env_rate, env_str
 
 BASE_DIR = Path(__file__).resolve().parent.parent
 VAR_DIR = env_path("VERITY_VAR_DIR", BASE_DIR / "var")
@@ -113,8 +113,9 @@ USE_TZ = True
 STATIC_URL = "static/"
 STATIC_ROOT = VAR_DIR / "static"
 MEDIA_ROOT = VAR_DIR / "media"
-LOGIN_URL = "/admin/login/"
+LOGIN_URL = "/login/"
 LOGIN_REDIRECT_URL = "/"
+LOGOUT_REDIRECT_URL = "/login/"
 
 REST_FRAMEWORK = {
     "DEFAULT_AUTHENTICATION_CLASSES": [
@@ -122,6 +123,9 @@ REST_FRAMEWORK = {
         "rest_framework.authentication.SessionAuthentication",
     ],
     "DEFAULT_PERMISSION_CLASSES": ["rest_framework.permissions.IsAuthenticated"],
+    "DEFAULT_THROTTLE_CLASSES": ["rest_framework.throttling.UserRateThrottle"],
+    # Requests per user; e.g. 60/min, 1000/hour, 10/s.
+    "DEFAULT_THROTTLE_RATES": {"user": env_rate("VERITY_API_RATE", "60/min")},
 }
 
 # --- Workers -----------------------------------------------------------------------------
@@ -164,6 +168,9 @@ VERITY_HYDE = env_bool("VERITY_HYDE", False)
 VERITY_MULTI_QUERY = env_bool("VERITY_MULTI_QUERY", False)
 VERITY_ALLOWED_LINK_DOMAINS = env_list("VERITY_ALLOWED_LINK_DOMAINS")
 VERITY_VERIFY_ROUNDS = env_int("VERITY_VERIFY_ROUNDS", 2, minimum=0, maximum=5)
+# An LLM second opinion on each claim (soft verdicts only); used only when a generative provider is set.
+VERITY_CLAIM_JUDGE = env_bool("VERITY_CLAIM_JUDGE", True)
+VERITY_CLAIM_JUDGE_WORKERS = env_int("VERITY_CLAIM_JUDGE_WORKERS", 4, minimum=1, maximum=32)
 
 PROVIDERS = {
     "openai": {

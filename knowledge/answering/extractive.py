@@ -66,22 +66,40 @@ def _lexeme_sets(texts: list[str]) -> list[dict[str, tuple[int, int]]]:
         return [parse_tsvector(row[0]) for row in cursor.fetchall()]
 
 
+def _is_heading_echo(text: str, passage: SourcePassage) -> bool:
+    """A unit that only repeats a heading ("Pay and payslips > When is payday?") answers nothing."""
+    bare = text.strip().rstrip("?:.").lower()
+    headings = {h.strip().lower() for hit in passage.hits for h in hit.heading_text.split(" > ")}
+    return bare in headings or (" > " in text and len(text) < 120) or (text.endswith("?") and len(text) < 90)
+
+
 def score_candidates(question_lexemes: list[str], passages: list[SourcePassage], stats: TermStats,
-                     asks_for: list[str], embed=None, query_vector: np.ndarray | None = None) -> list[Candidate]:
-    """Every unit of every passage, scored by idf-weighted coverage of the question (plus cosine when given)."""
-    candidates = [Candidate(p, i, text) for p in passages for i, text in enumerate(units_of(p))]
+                     asks_for: list[str], embed=None, query_vector: np.ndarray | None = None,
+                     identifiers: list[str] | None = None) -> list[Candidate]:
+    """Every unit of every passage, scored by idf-weighted coverage of the question, the passage's own
+    rerank score, and whether it holds the kind of fact asked for (plus cosine when embed is given)."""
+    candidates = [Candidate(p, i, text) for p in passages for i, text in enumerate(units_of(p))
+                  if not _is_heading_echo(text, p)]
     terms = list(dict.fromkeys(question_lexemes))
     idf = {t: stats.idf(t) for t in terms}
     total = sum(idf.values()) or 1.0
     lexemes = _lexeme_sets([c.text for c in candidates])
+    wanted_ids = [i.lower() for i in identifiers or []]
     for candidate, present in zip(candidates, lexemes):
         heading = candidate.passage.first.heading_text.lower()
         covered = sum(idf[t] for t in terms if t in present)
         in_heading = sum(idf[t] for t in terms if t not in present and t[:5] in heading)
-        candidate.coverage = (covered + 0.5 * in_heading) / total
-        fact_bonus = 0.1 if "number" in asks_for and _NUMBER.search(candidate.text) else 0.0
-        rank_prior = 0.08 * (1.0 / candidate.passage.n)
-        candidate.score = candidate.coverage + fact_bonus + rank_prior - 0.02 * candidate.position / 10
+        candidate.coverage = (covered + 0.6 * in_heading) / total
+        fact = 0.0
+        if "number" in asks_for and _NUMBER.search(candidate.text):
+            fact = 0.12
+        elif "date" in asks_for and _NUMBER.search(candidate.text):
+            fact = 0.08
+        lowered = candidate.text.lower()
+        named = 0.15 if wanted_ids and any(i in lowered or i in heading for i in wanted_ids) else 0.0
+        first_in_section = 0.05 if candidate.position == 0 else 0.0
+        candidate.score = (0.55 * candidate.coverage + 0.35 * candidate.passage.score + fact + named
+                           + first_in_section - 0.01 * min(candidate.position, 10))
     if embed is not None and query_vector is not None and candidates:
         top = sorted(candidates, key=lambda c: c.score, reverse=True)[:12]
         vectors = embed([c.text for c in top], kind="document")
@@ -90,29 +108,55 @@ def score_candidates(question_lexemes: list[str], passages: list[SourcePassage],
     return candidates
 
 
-def compose(candidates: list[Candidate]) -> tuple[str, list[Candidate]]:
-    """The best unit, then up to two more that are nearly as good, in reading order, each with its [n]."""
+MAX_STEPS = 6
+
+
+def _steps(best: Candidate, candidates: list[Candidate]) -> list[Candidate]:
+    """For a how-to question: the best passage's units in order, from the start of its steps."""
+    same = sorted((c for c in candidates if c.passage.n == best.passage.n), key=lambda c: c.position)
+    start = max(0, min(best.position, 1) if best.position <= 2 else best.position - 1)
+    picked, length = [], 0
+    for candidate in same:
+        if candidate.position < start:
+            continue
+        if len(picked) >= MAX_STEPS or length > 900:
+            break
+        picked.append(candidate)
+        length += len(candidate.text)
+    return picked or [best]
+
+
+def compose(candidates: list[Candidate], asks_for: list[str] | None = None) -> tuple[str, list[Candidate]]:
+    """The best unit, then up to two more that are nearly as good, in reading order, each with its [n];
+    for a how-to question, the steps of the best passage in order."""
     if not candidates:
         return "", []
     ranked = sorted(candidates, key=lambda c: c.score, reverse=True)
     best = ranked[0]
+    if asks_for and "procedure" in asks_for and len(asks_for) == 1:
+        steps = _steps(best, candidates)
+        if len(steps) > 1:
+            body = " ".join(_with_marker(c) for c in steps[:-1])
+            return f"{body} {_with_marker(steps[-1])}".strip(), steps
     chosen = [best]
     for candidate in ranked[1:]:
         if len(chosen) >= MAX_SENTENCES:
             break
-        if candidate.score < 0.75 * best.score or candidate.coverage < 0.3:
+        same_passage = candidate.passage.n == best.passage.n
+        if candidate.score < (0.8 if same_passage else 0.9) * best.score or candidate.coverage < 0.3:
             continue
         if any(_near_duplicate(candidate.text, c.text) for c in chosen):
             continue
         chosen.append(candidate)
     chosen.sort(key=lambda c: (c.passage.n != best.passage.n, c.passage.n, c.position))
-    parts = []
-    for candidate in chosen:
-        text = candidate.text.rstrip()
-        end = text[-1] if text[-1] in ".!?" else "."
-        body = text[:-1] if text[-1] in ".!?" else text
-        parts.append(f"{body} [{candidate.passage.n}]{end}")
-    return " ".join(parts), chosen
+    return " ".join(_with_marker(c) for c in chosen), chosen
+
+
+def _with_marker(candidate: Candidate) -> str:
+    text = candidate.text.rstrip()
+    end = text[-1] if text[-1] in ".!?" else "."
+    body = text[:-1] if text[-1] in ".!?" else text
+    return f"{body} [{candidate.passage.n}]{end}"
 
 
 def _near_duplicate(a: str, b: str) -> bool:

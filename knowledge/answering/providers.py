@@ -20,8 +20,11 @@ from knowledge.rerank import LexicalReranker, ProviderReranker, Reranker
 
 log = logging.getLogger(__name__)
 
+LLM_COOL_DOWN_S = 60.0
 HYDE_PROMPT = ("Write a short passage (2-3 sentences) from a company policy or runbook that would answer the "
                "question. Plain text, no preamble.")
+MULTI_QUERY_PROMPT = ("Rewrite the question in two different ways an employee might phrase it, using other words "
+                      "for the same thing. One per line, no numbering, no commentary.")
 REWRITE_PROMPT = ("Rewrite the user's last message as one standalone question, using the earlier messages of "
                   "the thread for context. Reply with the question only.")
 
@@ -41,6 +44,9 @@ class AnsweringProviders:
     judge: object | None = None
     sentence_embeddings: bool = False
     notes: list[str] = field(default_factory=list)
+    # After a failed generation call the judge and corrector (same provider) are skipped for a while,
+    # so an outage costs one timeout per answer, not three.
+    llm_down_until: float = field(default=0.0, repr=False)
 
     def generate(self, question: str, passages: list[SourcePassage], draft: str, timer) -> tuple[str, tuple, dict, str]:
         """(text, (provider, model), usage, note): hosted when configured, else the extractive draft."""
@@ -52,6 +58,7 @@ class AnsweringProviders:
             generation = self.generator.generate(question, [_passage(p) for p in passages])
         except ProviderError as exc:
             log.warning("generation failed, falling back to extractive: %s", exc)
+            self.llm_down_until = time.monotonic() + LLM_COOL_DOWN_S
             timer.stage("generate", started)
             return draft, ("extractive", ""), {}, f"{exc.message} Showing the best matching passages instead."
         timer.stage("generate", started)
@@ -68,10 +75,12 @@ class AnsweringProviders:
 
         started = time.perf_counter()
         sources = [(p.n, p.text, p.url, p.title) for p in passages]
+        llm_up = time.monotonic() >= self.llm_down_until
+        hosted = self.generator is not None and llm_up
         final, report = verify_and_correct(
             text, sources, question=question, embed=self.embedder.embed, allowed_domains=self.allowed_domains,
-            corrector=self.completer if self.generator is not None else None, judge=self.judge,
-            rounds=self.verify_rounds if self.generator is not None else 0,
+            corrector=self.completer if hosted else None, judge=self.judge if llm_up else None,
+            rounds=self.verify_rounds if hosted else 0,
         )
         timer.stage("verify", started)
         return final, report
@@ -89,6 +98,21 @@ class AnsweringProviders:
         finally:
             timer.stage("hyde_generate", started)
         return f"{query.expanded}\n{text.strip()}"
+
+    def query_variants(self, query: QueryAnalysis, timer) -> list[str]:
+        """Multi-query expansion: up to two paraphrases of the question (only with a completer)."""
+        if not (self.multi_query and self.completer is not None):
+            return []
+        started = time.perf_counter()
+        try:
+            text, _usage = self.completer.complete(MULTI_QUERY_PROMPT, query.expanded, max_tokens=120)
+        except ProviderError as exc:
+            log.warning("multi-query skipped: %s", exc)
+            return []
+        finally:
+            timer.stage("multi_query_generate", started)
+        lines = [line.strip(" -*0123456789.").strip() for line in text.splitlines()]
+        return [line for line in lines if len(line.split()) >= 3][:2]
 
     def rewrite_follow_up(self, question: str, previous: list[str]) -> str | None:
         """A standalone form of a follow-up, written by the completer; None on failure."""
@@ -126,4 +150,20 @@ def default_providers() -> AnsweringProviders:
         embedder=get_embedder(), reranker=reranker, generator=generator, completer=completer,
         hyde=settings.VERITY_HYDE, multi_query=settings.VERITY_MULTI_QUERY,
         allowed_domains=tuple(settings.VERITY_ALLOWED_LINK_DOMAINS), verify_rounds=settings.VERITY_VERIFY_ROUNDS,
+        judge=claim_judge(completer),
     )
+
+
+def claim_judge(completer=None):
+    """The LLM claim judge when a generative provider is configured and VERITY_CLAIM_JUDGE is on, else None."""
+    from verification.judge import LLMClaimJudge
+
+    if not settings.VERITY_CLAIM_JUDGE or settings.VERITY_GENERATOR not in ("cohere", "openai"):
+        return None
+    if completer is None:
+        from knowledge.providers import build_completer
+
+        completer = build_completer(settings.VERITY_GENERATOR, settings.PROVIDERS[settings.VERITY_GENERATOR])
+    config = settings.PROVIDERS[settings.VERITY_GENERATOR]
+    return LLMClaimJudge(completer, max_workers=settings.VERITY_CLAIM_JUDGE_WORKERS,
+                         timeout_s=float(config.get("timeout_s") or 30))

@@ -108,14 +108,25 @@ def gather(query, vector, collection_ids: list[int], providers: AnsweringProvide
         started = timer.stage("hyde", started)
     candidates = retrieve(query, vector, collection_ids)
     timer.timings.update({f"retrieve_{k}": v for k, v in candidates.timings_ms.items()})
+    for variant in providers.query_variants(query, timer):
+        # Multi-query: each paraphrase retrieves on its own; rankings add up in the fused score.
+        extra = retrieve(analyze(variant), providers.embedder.embed([variant], kind="query")[0], collection_ids)
+        known = {hit.chunk_id: hit for hit in candidates.hits}
+        for hit in extra.hits:
+            if hit.chunk_id in known:
+                known[hit.chunk_id].fused += hit.fused
+            else:
+                candidates.hits.append(hit)
+        candidates.hits.sort(key=lambda h: h.fused, reverse=True)
     started = timer.stage("retrieve", started)
     hits = providers.reranker.rerank(query.expanded, candidates.lexemes, candidates.hits)
     started = timer.stage("rerank", started)
     passages = build_passages(hits[:8], limit=5)
     stats = term_stats()
     embed = providers.embedder.embed if providers.sentence_embeddings else None
-    scored = extractive.score_candidates(candidates.lexemes, passages, stats, query.asks_for, embed, vector)
-    draft, chosen = extractive.compose(scored)
+    scored = extractive.score_candidates(candidates.lexemes, passages, stats, query.asks_for, embed, vector,
+                                         query.identifiers)
+    draft, chosen = extractive.compose(scored, query.asks_for)
     best_coverage = max((c.coverage for c in chosen), default=0.0)
     evidence = evidence_mod.assess(query, candidates.lexemes, passages, stats, [c.text for c in chosen],
                                    best_coverage)

@@ -37,6 +37,8 @@ class Command(BaseCommand):
         parser.add_argument("--collection", default=None, help="collection name (created if missing)")
         parser.add_argument("--sync", action="store_true", help="ingest in this process instead of a worker")
         parser.add_argument("--no-wait", action="store_true", help="enqueue and return without waiting")
+        parser.add_argument("--reindex", action="store_true",
+                            help="re-parse and re-chunk unchanged documents too (after a chunking change)")
         parser.add_argument("--timeout", type=float, default=1800, help="seconds to wait for workers")
 
     def handle(self, *args, **options):
@@ -49,6 +51,9 @@ class Command(BaseCommand):
         unchanged = 0
         for path, source in tqdm(files, desc="Registering", unit="file", disable=None):
             document, needs_ingest = register_upload(collection, source, path.read_bytes())
+            if not needs_ingest and options["reindex"] and document.content:
+                Document.objects.filter(pk=document.pk).update(status=Document.Status.QUEUED, indexed_sha256="")
+                needs_ingest = True
             if needs_ingest:
                 pending.append(document.pk)
             elif document.status != Document.Status.FAILED:

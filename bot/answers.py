@@ -1,0 +1,28 @@
+"""Stored answers as the bot shows them: an AnswerResult rebuilt from an Answer row, and its owners."""
+
+from __future__ import annotations
+
+from knowledge.answering import AnswerResult, Citation
+from knowledge.models import Answer, Collection
+
+_CITATION_FIELDS = ("n", "source", "title", "url", "chunk_id", "quote", "collection", "updated_at")
+
+
+def result_for(answer: Answer) -> AnswerResult:
+    """An AnswerResult for an Answer row (for sharing and re-rendering after a review)."""
+    from knowledge.answering.service import WARNING_TEXT
+
+    citations = [Citation(**{k: c.get(k, "" if k not in ("n", "chunk_id") else 0) for k in _CITATION_FIELDS})
+                 for c in answer.citations or []]
+    warning = WARNING_TEXT.format(score=answer.confidence) if answer.status == Answer.Status.NEEDS_REVIEW else ""
+    return AnswerResult(question=answer.question_text, answer=answer.text, refused=answer.refused,
+                        confidence=answer.confidence, citations=citations, status=answer.status,
+                        warning=warning, answer_id=answer.pk)
+
+
+def owner_emails(answer: Answer) -> list[str]:
+    """E-mail addresses of the owners of the collections this answer cites."""
+    names = {c.get("collection") for c in answer.citations or [] if c.get("collection")}
+    emails = (Collection.objects.filter(name__in=names).exclude(owners__email="")
+              .values_list("owners__email", flat=True).distinct())
+    return sorted(e for e in emails if e)

@@ -1,0 +1,47 @@
+"""The Bolt App factory shared by the HTTP endpoint and the Socket Mode runner. Nothing is built at import."""
+
+from __future__ import annotations
+
+from django.conf import settings
+from slack_bolt import App
+from slack_sdk import WebClient
+
+from bot import actions, listeners
+from bot.client import with_retry_handlers
+
+
+def build_app(*, token: str, signing_secret: str, client: WebClient | None = None,
+              process_before_response: bool = False, token_verification_enabled: bool = True) -> App:
+    """A Bolt App with every Verity listener; `client` lets tests point it at a local Slack API."""
+    client = client or WebClient(base_url=settings.SLACK_API_URL, timeout=15)
+    if client.token is None:
+        client.token = token
+    app = App(client=with_retry_handlers(client), signing_secret=signing_secret,
+              process_before_response=process_before_response,
+              token_verification_enabled=token_verification_enabled)
+    listeners.register(app)
+    actions.register(app)
+    return app
+
+
+def release_db_connections(app: App) -> App:
+    """Close Django DB connections around each listener run in Bolt's own threads (Socket Mode).
+
+    The HTTP adapter (SlackRequestHandler) does the same for itself; without it, every pool thread
+    keeps a connection open forever.
+    """
+    from slack_bolt.adapter.django.handler import DjangoListenerCompletionHandler, DjangoListenerStartHandler
+
+    app.listener_runner.listener_start_handler = DjangoListenerStartHandler()
+    app.listener_runner.listener_completion_handler = DjangoListenerCompletionHandler()
+    return app
+
+
+def app_from_settings(**kwargs) -> App:
+    """The App configured by SLACK_BOT_TOKEN / SLACK_SIGNING_SECRET (both required)."""
+    from django.core.exceptions import ImproperlyConfigured
+
+    missing = [name for name in ("SLACK_BOT_TOKEN", "SLACK_SIGNING_SECRET") if not getattr(settings, name)]
+    if missing:
+        raise ImproperlyConfigured(f"{' and '.join(missing)} must be set to run the Slack bot (see bot/README.md).")
+    return build_app(token=settings.SLACK_BOT_TOKEN, signing_secret=settings.SLACK_SIGNING_SECRET, **kwargs)

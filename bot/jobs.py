@@ -1,0 +1,91 @@
+"""The worker side of a Slack question: answer it and replace the placeholder (job `answer_slack_question`)."""
+
+from __future__ import annotations
+
+import logging
+import re
+
+from django.conf import settings
+from slack_sdk import WebClient
+from slack_sdk.webhook import WebhookClient
+
+from bot import blocks
+from bot.client import slack_client
+from bot.models import ChannelSetting, SlackQuestion
+from bot.people import django_user_for
+from knowledge.answering import AnswerResult, AskOptions, answer_question
+
+log = logging.getLogger(__name__)
+
+THREAD_TURNS = 6  # the last three question/answer pairs of the thread
+_MENTION = re.compile(r"<@[UW][A-Z0-9]+>")
+
+
+def answer_slack_question(slack_question_id: int, *, client: WebClient | None = None, providers=None) -> None:
+    """Answer one recorded Slack question and deliver it; safe to run twice (an answered question is skipped).
+
+    Any failure marks the question failed and replaces the placeholder with an apology and a Retry
+    button: the asker is never left looking at "Looking…".
+    """
+    question = SlackQuestion.objects.filter(pk=slack_question_id).first()
+    if question is None or question.status == SlackQuestion.Status.ANSWERED:
+        return
+    client = client or slack_client()
+    question.attempts += 1
+    question.save(update_fields=["attempts", "updated_at"])
+    try:
+        result = _answer(client, question, providers)
+        deliver(client, question, blocks.answer_blocks(result, question_id=question.pk, share=question.ephemeral,
+                                                       site_url=settings.SITE_URL), blocks.fallback_text(result))
+        question.mark_answered(result.answer_id)
+    except Exception as exc:  # noqa: BLE001 - whatever broke, the asker gets an apology with Retry
+        log.exception("answering Slack question %s failed", slack_question_id)
+        question.mark_failed(f"{type(exc).__name__}: {exc}")
+        try:
+            deliver(client, question, blocks.apology_blocks(question.pk), blocks.APOLOGY_TEXT)
+        except Exception:  # noqa: BLE001 - Slack itself is failing; the row says failed, the log says why
+            log.exception("could not post the apology for Slack question %s", slack_question_id)
+
+
+def _answer(client: WebClient, question: SlackQuestion, providers) -> AnswerResult:
+    user = django_user_for(client, question.user_id)
+    collection_ids = None
+    if question.kind != SlackQuestion.Kind.DM:
+        collection_ids = ChannelSetting.objects.for_channel(question.channel_id).collection_ids()
+    context = thread_context(client, question) if question.kind == SlackQuestion.Kind.THREAD_FOLLOWUP else []
+    options = AskOptions(user=user, collection_ids=collection_ids, thread_context=context, channel="slack",
+                         external_user=question.user_id)
+    return answer_question(question.text, options, providers)
+
+
+def thread_context(client: WebClient, question: SlackQuestion) -> list[str]:
+    """The thread's earlier turns (oldest first, at most THREAD_TURNS), without the question and placeholder."""
+    replies = client.conversations_replies(channel=question.channel_id, ts=question.thread_ts, limit=50)
+    turns = []
+    for message in replies.get("messages", []):
+        if message.get("ts") in (question.message_ts, question.placeholder_ts):
+            continue
+        text = _MENTION.sub("", message.get("text") or "").strip()
+        if text and text != blocks.PLACEHOLDER_TEXT:
+            turns.append(text)
+    return turns[-THREAD_TURNS:]
+
+
+def deliver(client: WebClient, question: SlackQuestion, message_blocks: list[dict], text: str) -> None:
+    """Show blocks where the asker looks: replace the placeholder, or answer ephemerally for /ask."""
+    if question.ephemeral:
+        if question.response_url:
+            response = WebhookClient(question.response_url).send(text=text, blocks=message_blocks,
+                                                                  response_type="ephemeral", replace_original=False)
+            if response.status_code >= 400:
+                raise RuntimeError(f"response_url answered {response.status_code}: {response.body}")
+        else:
+            client.chat_postEphemeral(channel=question.channel_id, user=question.user_id, text=text,
+                                      blocks=message_blocks)
+    elif question.placeholder_ts:
+        client.chat_update(channel=question.channel_id, ts=question.placeholder_ts, text=text, blocks=message_blocks)
+    else:
+        reply = client.chat_postMessage(channel=question.channel_id, thread_ts=question.thread_ts or None,
+                                        text=text, blocks=message_blocks)
+        question.placeholder_ts = reply["ts"]
+        question.save(update_fields=["placeholder_ts", "updated_at"])

@@ -1,0 +1,148 @@
+"""Question listeners: @mentions, DMs, thread follow-ups, all-questions channels and `/ask`.
+
+Each one acks at once, records the question (the unique event id drops Slack's retries), shows
+a placeholder and enqueues `answer_slack_question`. Nothing here answers inline.
+"""
+
+from __future__ import annotations
+
+import logging
+import re
+
+from django.conf import settings
+from slack_bolt import Ack, App
+from slack_sdk import WebClient
+from slack_sdk.errors import SlackApiError
+
+from bot import blocks
+from bot.models import ChannelSetting, SlackQuestion
+from webapp import jobs
+
+log = logging.getLogger(__name__)
+
+_MENTION = re.compile(r"<@[UW][A-Z0-9]+>")
+
+
+def question_text(text: str) -> str:
+    """The question without @mentions and surrounding space."""
+    return " ".join(_MENTION.sub(" ", text or "").split())
+
+
+def rate_limited(user_id: str) -> bool:
+    """Whether this Slack user already asked SLACK_USER_RATE_PER_MINUTE questions in the last minute."""
+    return SlackQuestion.objects.recent_for_user(user_id).count() >= settings.SLACK_USER_RATE_PER_MINUTE
+
+
+def take_question(client: WebClient, *, event_id: str, kind: str, channel_id: str, user_id: str, text: str,
+                  message_ts: str, thread_ts: str, team_id: str = "") -> SlackQuestion | None:
+    """Record a question once, show the placeholder in its thread, and enqueue the answer job."""
+    if SlackQuestion.objects.filter(event_id=event_id).exists():
+        return None  # a retried delivery: the first one is being (or was) answered
+    text = question_text(text)
+    if not text:
+        _tell(client, channel_id, user_id, thread_ts, blocks.EMPTY_QUESTION_TEXT, kind)
+        return None
+    if rate_limited(user_id):
+        _tell(client, channel_id, user_id, thread_ts,
+              blocks.RATE_LIMIT_TEXT.format(limit=settings.SLACK_USER_RATE_PER_MINUTE), kind)
+        return None
+    question = SlackQuestion.record(event_id=event_id, text=text, kind=kind, channel_id=channel_id,
+                                    user_id=user_id, message_ts=message_ts, thread_ts=thread_ts, team_id=team_id)
+    if question is None:
+        return None
+    try:
+        client.reactions_add(channel=channel_id, timestamp=message_ts, name="eyes")
+    except SlackApiError as exc:  # a missing reaction is cosmetic
+        log.info("reactions.add failed: %s", exc.response.get("error"))
+    try:
+        placeholder = client.chat_postMessage(channel=channel_id, thread_ts=thread_ts or None,
+                                              text=blocks.PLACEHOLDER_TEXT)
+        question.placeholder_ts = placeholder["ts"]
+        question.save(update_fields=["placeholder_ts", "updated_at"])
+    except SlackApiError as exc:  # the worker will post the answer as a new message instead
+        log.warning("placeholder not posted: %s", exc.response.get("error"))
+    jobs.enqueue("answer_slack_question", question.pk)
+    return question
+
+
+def _tell(client: WebClient, channel_id: str, user_id: str, thread_ts: str, text: str, kind: str) -> None:
+    """A short note only the asker sees (a plain reply in a DM)."""
+    try:
+        if kind == SlackQuestion.Kind.DM:
+            client.chat_postMessage(channel=channel_id, thread_ts=thread_ts or None, text=text)
+        else:
+            client.chat_postEphemeral(channel=channel_id, user=user_id, thread_ts=thread_ts or None, text=text)
+    except SlackApiError as exc:
+        log.warning("could not tell %s: %s", user_id, exc.response.get("error"))
+
+
+def _from_a_bot(event: dict) -> bool:
+    return bool(event.get("bot_id") or event.get("bot_profile") or event.get("subtype"))
+
+
+def on_mention(ack: Ack, body: dict, event: dict, client: WebClient) -> None:
+    ack()
+    if _from_a_bot(event):
+        return
+    channel_id = event["channel"]
+    if ChannelSetting.objects.for_channel(channel_id).mode == ChannelSetting.Mode.DISABLED:
+        _tell(client, channel_id, event["user"], event.get("thread_ts", ""), blocks.DISABLED_TEXT,
+              SlackQuestion.Kind.MENTION)
+        return
+    in_thread = event.get("thread_ts", "")
+    kind = SlackQuestion.Kind.THREAD_FOLLOWUP if in_thread else SlackQuestion.Kind.MENTION
+    take_question(client, event_id=body.get("event_id") or f"mention:{channel_id}:{event['ts']}", kind=kind,
+                  channel_id=channel_id, user_id=event["user"], text=event.get("text", ""), message_ts=event["ts"],
+                  thread_ts=in_thread or event["ts"], team_id=body.get("team_id", ""))
+
+
+def on_message(ack: Ack, body: dict, event: dict, client: WebClient, context) -> None:
+    ack()
+    if _from_a_bot(event) or not event.get("user"):
+        return
+    channel_id, text = event["channel"], event.get("text", "")
+    thread_ts = event.get("thread_ts", "")
+    if event.get("channel_type") == "im":
+        kind = SlackQuestion.Kind.DM
+    else:
+        if context.bot_user_id and f"<@{context.bot_user_id}>" in text:
+            return  # the app_mention listener takes it
+        mode = ChannelSetting.objects.for_channel(channel_id).mode
+        if mode == ChannelSetting.Mode.DISABLED:
+            return
+        if thread_ts and thread_ts != event["ts"] and SlackQuestion.objects.answered_thread(channel_id, thread_ts):
+            kind = SlackQuestion.Kind.THREAD_FOLLOWUP
+        elif mode == ChannelSetting.Mode.ALL_QUESTIONS and not thread_ts and "?" in text:
+            kind, thread_ts = SlackQuestion.Kind.CHANNEL, event["ts"]
+        else:
+            return
+    take_question(client, event_id=body.get("event_id") or f"message:{channel_id}:{event['ts']}", kind=kind,
+                  channel_id=channel_id, user_id=event["user"], text=text, message_ts=event["ts"],
+                  thread_ts=thread_ts, team_id=body.get("team_id", ""))
+
+
+def on_ask_command(ack: Ack, body: dict, respond) -> None:
+    text = question_text(body.get("text", ""))
+    if not text:
+        ack(text=blocks.EMPTY_QUESTION_TEXT)
+        return
+    ack(text=blocks.PLACEHOLDER_TEXT)
+    user_id = body["user_id"]
+    if rate_limited(user_id):
+        respond(text=blocks.RATE_LIMIT_TEXT.format(limit=settings.SLACK_USER_RATE_PER_MINUTE),
+                response_type="ephemeral", replace_original=False)
+        return
+    # Slash commands are not retried by Slack, but a trigger id is unique per invocation anyway.
+    question = SlackQuestion.record(event_id=f"command:{body.get('trigger_id') or body.get('command_ts', '')}",
+                                    text=text, kind=SlackQuestion.Kind.COMMAND, channel_id=body.get("channel_id", ""),
+                                    user_id=user_id, team_id=body.get("team_id", ""), ephemeral=True,
+                                    response_url=body.get("response_url", ""))
+    if question is not None:
+        jobs.enqueue("answer_slack_question", question.pk)
+
+
+def register(app: App) -> None:
+    """Attach the question listeners."""
+    app.event("app_mention")(on_mention)
+    app.event("message")(on_message)
+    app.command("/ask")(on_ask_command)

@@ -1,0 +1,20 @@
+"""Knowledge gaps: questions refused because nothing covered them, for the document owners."""
+
+from __future__ import annotations
+
+from django.db.models import QuerySet
+
+from knowledge.models import KnowledgeGap
+
+
+def list_gaps(show: str = "open") -> QuerySet:
+    """Gaps most-asked first: `open`, `resolved`, or `all`."""
+    gaps = KnowledgeGap.objects.order_by("resolved", "-times_asked", "-last_asked_at")
+    if show == "all":
+        return gaps
+    return gaps.filter(resolved=(show == "resolved"))
+
+
+def set_gap_resolved(gap_id: int, resolved: bool = True) -> int:
+    """Mark a gap resolved (a document now covers it) or re-open it; returns rows changed."""
+    return KnowledgeGap.objects.filter(pk=gap_id).update(resolved=resolved)

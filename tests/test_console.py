@@ -1,0 +1,277 @@
+"""The web console: login, uploads, document pages with citation anchors, ask, review, gaps, permissions."""
+
+from __future__ import annotations
+
+import re
+from datetime import date
+
+import pytest
+from django.core.files.uploadedfile import SimpleUploadedFile
+
+from knowledge.models import Answer, Document, Feedback, KnowledgeGap
+from tests.factories import make_collection, make_user
+
+pytestmark = pytest.mark.django_db
+
+POLICY = b"# Travel policy\n\n## Per diem\n\nThe daily meal allowance is 55 USD.\n\n## Booking\n\nBook 14 days ahead.\n"
+
+
+def make_answer(**fields) -> Answer:
+    """A stored answer with one citation, waiting for review unless told otherwise."""
+    defaults = {"question_text": "What is the meal allowance?", "normalized_question": "meal allowance",
+                "text": "The daily meal allowance is 55 USD [1].", "confidence": 0.4,
+                "status": Answer.Status.NEEDS_REVIEW,
+                "citations": [{"n": 1, "source": "travel.md#per-diem", "title": "Travel policy",
+                               "url": "http://127.0.0.1:8000/documents/1/#per-diem", "chunk_id": 0,
+                               "quote": "The daily meal allowance is 55 USD."}],
+                "verification": {"score": 0.5, "claims": [
+                    {"claim": {"text": "The daily meal allowance is 55 USD."}, "verdict": "supported", "reason": "ok"},
+                    {"text": "Flat form claim", "verdict": "unsupported", "reason": "not in the source"},
+                    "a bare string claim", {"unexpected": "keys"}]}}
+    return Answer.objects.create(**{**defaults, **fields})
+
+
+@pytest.fixture
+def staff(client):
+    user = make_user(is_staff=True)
+    client.force_login(user)
+    return user
+
+
+@pytest.fixture
+def sync_jobs(settings, django_capture_on_commit_callbacks):
+    """Run enqueued jobs inline when the request's transaction commits."""
+    settings.TASK_BACKEND = "sync"
+
+    def run(call):
+        with django_capture_on_commit_callbacks(execute=True):
+            return call()
+    return run
+
+
+@pytest.mark.parametrize("path", ["/", "/documents/", "/documents/upload/", "/ask/", "/review/", "/gaps/",
+                                  "/documents/status.json"])
+def test_anonymous_users_are_sent_to_the_login_page(client, path):
+    response = client.get(path)
+    assert response.status_code == 302
+    assert response["Location"].startswith(f"/login/?next={path}")
+
+
+def test_login_page_logs_in_and_lands_on_the_dashboard(client):
+    make_user("dana")
+    assert client.get("/login/").status_code == 200
+    response = client.post("/login/", {"username": "dana", "password": "pw"}, follow=True)
+    assert response.redirect_chain[-1][0] == "/"
+    assert b"Dashboard" in response.content and b"Recent questions" in response.content
+
+
+def test_dashboard_shows_counts(client, staff):
+    collection = make_collection()
+    Document.objects.create(collection=collection, source="a.md", status=Document.Status.FAILED, error="broken")
+    make_answer()
+    response = client.get("/")
+    stats = response.context["stats"]
+    assert stats["documents_total"] >= 1
+    failed = {status: n for status, _, n in stats["documents_by_status"]}["failed"]
+    assert failed >= 1
+    assert b"failed" in response.content
+    assert stats["awaiting_review"] >= 1
+
+
+def test_upload_many_files_reports_each_and_ingests_the_good_ones(client, staff, settings, sync_jobs):
+    settings.VERITY_MAX_UPLOAD_MB = 1
+    collection = make_collection()
+    files = [
+        SimpleUploadedFile("travel.md", POLICY),
+        SimpleUploadedFile("notes.txt", b"Printers are on floor 3. Use the badge reader to print."),
+        SimpleUploadedFile("budget.xlsx", b"PK\x03\x04 not really"),
+        SimpleUploadedFile("huge.txt", b"word " * 300_000),
+    ]
+    response = sync_jobs(lambda: client.post("/documents/upload/", {"collection": collection.pk, "files": files}))
+    assert response.status_code == 200
+    outcomes = {o.name: o for o in response.context["outcomes"]}
+    assert outcomes["travel.md"].accepted and outcomes["notes.txt"].accepted
+    assert not outcomes["budget.xlsx"].accepted and "cannot read this kind of file" in outcomes["budget.xlsx"].message
+    assert not outcomes["huge.txt"].accepted and "over the 1 MB limit" in outcomes["huge.txt"].message
+    documents = {d.source: d for d in Document.objects.filter(collection=collection)}
+    assert set(documents) == {"travel.md", "notes.txt"}
+    assert all(d.status == Document.Status.READY and d.chunk_count > 0 for d in documents.values())
+    assert documents["travel.md"].owner == staff
+    assert b"2 of 4 files accepted" in response.content
+
+
+def test_upload_queues_without_running_when_a_worker_is_used(client, staff, settings, django_capture_on_commit_callbacks):
+    settings.TASK_BACKEND = "django_q"
+    collection = make_collection()
+    with django_capture_on_commit_callbacks(execute=False) as callbacks:
+        client.post("/documents/upload/", {"collection": collection.pk, "files": [SimpleUploadedFile("a.md", POLICY)]})
+    assert len(callbacks) == 1
+    document = Document.objects.get(collection=collection)
+    assert document.status == Document.Status.QUEUED
+    status = client.get("/documents/status.json", {"collection": collection.pk}).json()
+    assert status["total"] == 1 and status["active"] == 1 and status["done"] == 0
+    assert status["documents"] == [{"id": document.pk, "status": "queued", "label": "Queued", "error": "", "chunks": 0}]
+    page = client.get("/documents/", {"collection": collection.pk})
+    assert b'data-active="1"' in page.content and b"Reading documents" in page.content
+
+
+def test_upload_without_files_asks_for_some(client, staff):
+    response = client.post("/documents/upload/", {"collection": make_collection().pk})
+    assert b"Choose or drop at least one file." in response.content
+
+
+def test_document_list_filters_and_explains_failures(client, staff):
+    collection = make_collection()
+    Document.objects.create(collection=collection, source="scan.pdf", status=Document.Status.FAILED,
+                            error="The document has no readable text.")
+    Document.objects.create(collection=collection, source="ok.md", status=Document.Status.READY)
+    response = client.get("/documents/", {"collection": collection.pk, "status": "failed"})
+    assert [d.source for d in response.context["documents"]] == ["scan.pdf"]
+    assert b"The document has no readable text." in response.content
+    assert b"badge-bad" in response.content
+
+
+def test_document_page_has_an_id_for_every_cited_anchor(client, staff, corpus_db):
+    document = Document.objects.get(source="hr/parental-leave.md")
+    anchors = set(document.chunks.exclude(anchor="").values_list("anchor", flat=True))
+    assert "leave-entitlement" in anchors
+    html = client.get(f"/documents/{document.pk}/").content.decode()
+    ids = re.findall(r'id="([^"]+)"', html)
+    assert anchors <= set(ids)
+    assert len([i for i in ids if i in anchors]) == len(anchors), "each anchor is used as an id once"
+    assert "16 weeks of fully paid parental leave" in html
+
+
+def test_ask_page_renders_an_answer_with_linked_citations(client, staff, corpus_db):
+    response = client.post("/ask/", {"question": "we're having twins - is parental leave doubled?"})
+    card = response.context["card"]
+    assert not card["refused"] and card["citations"], card["answer"]
+    html = response.content.decode()
+    assert 'class="cite" href="#source-1"' in html
+    assert 'id="source-1"' in html
+    document = Document.objects.get(source="hr/parental-leave.md")
+    assert f'href="/documents/{document.pk}/#' in html
+    assert "Confidence" in html and "Sources" in html
+    assert Answer.objects.filter(pk=card["answer_id"]).exists()
+
+
+def test_feedback_from_the_ask_page_flags_the_answer(client, staff, corpus_db):
+    answer_id = client.post("/ask/", {"question": "How do I set up the VPN?"}).context["card"]["answer_id"]
+    response = client.post(f"/answers/{answer_id}/feedback/", {"kind": "flag"}, follow=True)
+    assert Answer.objects.get(pk=answer_id).status == Answer.Status.FLAGGED
+    assert b"Flagged" in response.content
+    client.post(f"/answers/{answer_id}/feedback/", {"kind": "unhelpful", "reason": "out of date"})
+    assert Feedback.objects.filter(answer_id=answer_id, kind="unhelpful", reason="out of date").exists()
+
+
+def test_someone_elses_answer_is_not_shown(client):
+    answer = make_answer()
+    client.force_login(make_user())
+    assert client.get("/ask/", {"answer": answer.pk}).status_code == 404
+    assert client.post(f"/answers/{answer.pk}/feedback/", {"kind": "flag"}).status_code == 404
+
+
+def test_review_queue_shows_claims_defensively(client, staff):
+    answer = make_answer()
+    response = client.get("/review/")
+    assert response.status_code == 200
+    html = response.content.decode()
+    assert f'id="answer-{answer.pk}"' in html
+    assert "The daily meal allowance is 55 USD." in html and "Flat form claim" in html
+    assert "a bare string claim" in html and "not in the source" in html
+
+
+def test_review_verify_with_edit_flag_and_schedule(client, staff):
+    answer = make_answer()
+    client.post(f"/review/{answer.pk}/", {"action": "verify", "text": "The allowance is 55 USD a day [1].",
+                                          "note": "checked"})
+    answer.refresh_from_db()
+    assert answer.status == Answer.Status.VERIFIED and answer.text == "The allowance is 55 USD a day [1]."
+    assert answer.reviewed_by == staff and answer.review_note == "checked"
+
+    client.post(f"/review/{answer.pk}/", {"action": "schedule", "reverify_at": "2030-01-31"})
+    answer.refresh_from_db()
+    assert answer.reverify_at == date(2030, 1, 31)
+
+    client.post(f"/review/{answer.pk}/", {"action": "flag", "note": "wrong"})
+    answer.refresh_from_db()
+    assert answer.status == Answer.Status.FLAGGED
+
+
+def test_schedule_without_a_date_is_refused(client, staff):
+    answer = make_answer()
+    response = client.post(f"/review/{answer.pk}/", {"action": "schedule"}, follow=True)
+    assert b"Pick the date" in response.content
+    answer.refresh_from_db()
+    assert answer.reverify_at is None
+
+
+def test_review_is_for_staff_only(client):
+    answer = make_answer()
+    client.force_login(make_user())
+    assert client.get("/review/").status_code == 403
+    assert client.post(f"/review/{answer.pk}/", {"action": "verify"}).status_code == 403
+    answer.refresh_from_db()
+    assert answer.status == Answer.Status.NEEDS_REVIEW
+
+
+def test_gaps_are_listed_and_can_be_resolved(client, staff):
+    gap = KnowledgeGap.objects.create(normalized_question="dog office", example_question="Can I bring my dog?",
+                                      times_asked=4, searched=[{"source": "faq.html#badges", "score": 0.2}])
+    response = client.get("/gaps/")
+    assert b"Can I bring my dog?" in response.content and b"4\xc3\x97" in response.content
+    assert b"faq.html#badges" in response.content
+    client.post(f"/gaps/{gap.pk}/resolve/", {"resolved": "1"})
+    gap.refresh_from_db()
+    assert gap.resolved
+    assert b"Can I bring my dog?" not in client.get("/gaps/").content
+    assert b"Can I bring my dog?" in client.get("/gaps/", {"show": "resolved"}).content
+
+
+def test_plain_users_cannot_manage_documents(client):
+    collection = make_collection()
+    document = Document.objects.create(collection=collection, source="a.md", status=Document.Status.READY)
+    client.force_login(make_user())
+    assert client.get(f"/documents/{document.pk}/").status_code == 200
+    assert client.post(f"/documents/{document.pk}/delete/").status_code == 403
+    assert client.get("/documents/upload/").status_code == 403
+    assert client.get("/gaps/").status_code == 403
+    assert Document.objects.filter(pk=document.pk).exists()
+
+
+def test_collection_owner_can_delete_after_confirming(client):
+    owner = make_user()
+    collection = make_collection()
+    collection.owners.add(owner)
+    document = Document.objects.create(collection=collection, source="a.md", status=Document.Status.READY)
+    client.force_login(owner)
+    confirm = client.get(f"/documents/{document.pk}/delete/")
+    assert b"Delete permanently" in confirm.content
+    assert Document.objects.filter(pk=document.pk).exists()
+    response = client.post(f"/documents/{document.pk}/delete/")
+    assert response.status_code == 302 and not Document.objects.filter(pk=document.pk).exists()
+
+
+def test_private_collection_documents_are_hidden(client):
+    document = Document.objects.create(collection=make_collection(is_public=False), source="secret.md")
+    client.force_login(make_user())
+    assert client.get(f"/documents/{document.pk}/").status_code == 404
+    assert document not in client.get("/documents/").context["documents"]
+
+
+def test_replace_uploads_a_new_version_of_the_same_source(client, staff, sync_jobs):
+    collection = make_collection()
+    sync_jobs(lambda: client.post("/documents/upload/", {"collection": collection.pk,
+                                                         "files": [SimpleUploadedFile("travel.md", POLICY)]}))
+    document = Document.objects.get(collection=collection)
+    new = SimpleUploadedFile("travel-v2.md", POLICY.replace(b"55 USD", b"70 USD"))
+    sync_jobs(lambda: client.post(f"/documents/{document.pk}/replace/", {"file": new}))
+    document.refresh_from_db()
+    assert document.version == 2 and document.source == "travel.md" and document.status == Document.Status.READY
+    assert document.chunks.filter(text__contains="70 USD").exists()
+    page = client.get(f"/documents/{document.pk}/").content.decode()
+    assert "v2" in page and "v1" in page
+
+    wrong = client.post(f"/documents/{document.pk}/replace/", {"file": SimpleUploadedFile("x.pdf", b"%PDF-")},
+                        follow=True)
+    assert b"same type (.md)" in wrong.content

@@ -1,0 +1,1 @@
+"""The REST API: ask, documents, feedback (token auth, per-user throttling)."""

@@ -1,0 +1,108 @@
+"""API views: parse with a serializer, call one domain function, return JSON."""
+
+from __future__ import annotations
+
+from django.shortcuts import get_object_or_404
+from rest_framework import generics, status
+from rest_framework.parsers import FormParser, JSONParser, MultiPartParser
+from rest_framework.response import Response
+from rest_framework.views import APIView
+
+from knowledge.answering import AskOptions, answer_question
+from knowledge.feedback import record_feedback
+from knowledge.models import Answer, Collection
+from webapp.api.permissions import CanUploadOrReadOnly
+from webapp.api.serializers import (AskSerializer, DocumentDetailSerializer, DocumentSerializer, FeedbackSerializer,
+                                    UploadSerializer)
+from webapp.roles import can_manage, readable_collections, readable_documents
+from webapp.uploads import accept_uploads
+
+
+def _first_error(errors) -> str:
+    """A one-line message from serializer errors, e.g. 'question: This field is required.'"""
+    for field, messages in errors.items():
+        message = messages[0] if isinstance(messages, list) and messages else messages
+        if isinstance(message, dict):  # nested (list items)
+            message = next(iter(message.values()))[0]
+        return str(message) if field == "non_field_errors" else f"{field}: {message}"
+    return "Invalid request."
+
+
+def bad_request(errors) -> Response:
+    return Response({"error": _first_error(errors), "fields": errors}, status=status.HTTP_400_BAD_REQUEST)
+
+
+class AskView(APIView):
+    """POST a question; the response is exactly the JSON of `manage.py ask --json`."""
+
+    parser_classes = [JSONParser, FormParser]
+
+    def post(self, request):
+        readable = set(readable_collections(request.user).values_list("pk", flat=True))
+        serializer = AskSerializer(data=request.data, readable_ids=readable)
+        if not serializer.is_valid():
+            return bad_request(serializer.errors)
+        result = answer_question(serializer.validated_data["question"], AskOptions(
+            user=request.user, channel="api", collection_ids=serializer.validated_data.get("collections")))
+        return Response(result.to_dict())
+
+
+class DocumentListView(generics.ListAPIView):
+    """GET documents in readable collections (?collection=<id>&status=<status>); POST multipart to upload."""
+
+    serializer_class = DocumentSerializer
+    permission_classes = [CanUploadOrReadOnly]
+    parser_classes = [MultiPartParser, FormParser]
+
+    def get_queryset(self):
+        documents = readable_documents(self.request.user).select_related("collection").order_by("collection__name", "source")
+        collection = self.request.query_params.get("collection", "")
+        if collection.isdigit():
+            documents = documents.filter(collection_id=int(collection))
+        if self.request.query_params.get("status"):
+            documents = documents.filter(status=self.request.query_params["status"])
+        return documents
+
+    def post(self, request):
+        serializer = UploadSerializer(data=request.data)
+        if not serializer.is_valid():
+            return bad_request(serializer.errors)
+        collection = Collection.objects.filter(pk=serializer.validated_data["collection"]).first()
+        if collection is None or not can_manage(request.user, collection):
+            return Response({"error": "You do not own this collection (or it does not exist); only its owners "
+                                      "and staff may upload to it."}, status=status.HTTP_403_FORBIDDEN)
+        outcomes = accept_uploads(collection, serializer.validated_data["file"], owner=request.user)
+        accepted = [o for o in outcomes if o.accepted]
+        body = {"results": [o.to_dict() for o in outcomes],
+                "documents": DocumentSerializer([o.document for o in accepted], many=True,
+                                                context={"request": request}).data}
+        if not accepted:
+            body["error"] = outcomes[0].message if len(outcomes) == 1 else "None of the files could be accepted."
+            return Response(body, status=status.HTTP_400_BAD_REQUEST)
+        return Response(body, status=status.HTTP_201_CREATED)
+
+
+class DocumentDetailView(generics.RetrieveAPIView):
+    """GET one document with its versions (404 when its collection is not readable)."""
+
+    serializer_class = DocumentDetailSerializer
+
+    def get_queryset(self):
+        return readable_documents(self.request.user).select_related("collection").prefetch_related("versions__uploaded_by")
+
+
+class FeedbackView(APIView):
+    """POST `{"kind", "reason"}` on an answer: helpful, unhelpful (goes to review) or flag (never reused)."""
+
+    parser_classes = [JSONParser, FormParser]
+
+    def post(self, request, pk: int):
+        answer = get_object_or_404(Answer, pk=pk)
+        serializer = FeedbackSerializer(data=request.data)
+        if not serializer.is_valid():
+            return bad_request(serializer.errors)
+        feedback = record_feedback(answer.pk, serializer.validated_data["kind"], user=request.user,
+                                   reason=serializer.validated_data["reason"])
+        answer.refresh_from_db(fields=["status", "helpful_count", "unhelpful_count"])
+        return Response({"id": feedback.pk if feedback else None, "kind": serializer.validated_data["kind"],
+                         "answer_id": answer.pk, "answer_status": answer.status}, status=status.HTTP_201_CREATED)

@@ -1,0 +1,1 @@
+"""The web console: dashboard, documents, knowledge gaps, ask, and the review queue."""

@@ -1,0 +1,86 @@
+"""Shape answers and verification reports for templates, tolerating older or partial JSON."""
+
+from __future__ import annotations
+
+from django.conf import settings
+
+from knowledge.models import Answer, Chunk
+
+VERDICT_STYLES = {"supported": "ok", "unsupported": "bad", "contradicted": "bad", "partial": "warn"}
+
+
+def local_url(url: str) -> str:
+    """Citation URLs are absolute (for Slack); inside the console, link relative to this site."""
+    base = settings.SITE_URL
+    return url[len(base):] or "/" if url and url.startswith(base) else url or ""
+
+
+def confidence_level(confidence: float) -> str:
+    """high / medium / low, for colouring the confidence bar."""
+    if confidence >= 0.75:
+        return "high"
+    if confidence >= settings.VERITY_ANSWER_MIN_CONFIDENCE:
+        return "medium"
+    return "low"
+
+
+def answer_card(data: dict, question: str) -> dict:
+    """An AnswerResult.to_dict() (or a stored answer in that shape) ready for the answer card."""
+    citations = [{**c, "href": local_url(c.get("url", ""))} for c in data.get("citations") or [] if isinstance(c, dict)]
+    confidence = float(data.get("confidence") or 0)
+    return {**data, "question": question, "citations": citations, "confidence_pct": round(confidence * 100),
+            "level": confidence_level(confidence), "verified": data.get("status") == Answer.Status.VERIFIED}
+
+
+def stored_answer_card(answer: Answer) -> dict:
+    """The answer card for an answer read back from the database."""
+    warning = ""
+    if answer.status == Answer.Status.NEEDS_REVIEW:
+        warning = f"Low confidence ({answer.confidence:.0%}): check the sources below."
+    data = {"answer": answer.text, "refused": answer.refused, "confidence": answer.confidence,
+            "citations": answer.citations, "status": answer.status, "warning": warning, "answer_id": answer.pk,
+            "cache": "stored", "verification": answer.verification}
+    return answer_card(data, answer.question_text)
+
+
+def claims(verification) -> list[dict]:
+    """Per-claim verdicts as {text, verdict, reason, style}, whatever shape the report's claims have."""
+    items = verification.get("claims") if isinstance(verification, dict) else None
+    rows = []
+    for item in items or []:
+        if isinstance(item, str):
+            rows.append({"text": item, "verdict": "", "reason": "", "style": ""})
+            continue
+        if not isinstance(item, dict):
+            continue
+        text = item.get("text")
+        claim = item.get("claim")
+        if not text and isinstance(claim, dict):
+            text = claim.get("text")
+        elif not text and isinstance(claim, str):
+            text = claim
+        verdict = str(item.get("verdict") or item.get("label") or "")
+        rows.append({"text": text or "(no text)", "verdict": verdict, "reason": str(item.get("reason") or ""),
+                     "style": VERDICT_STYLES.get(verdict.lower(), "warn" if verdict else "")})
+    return rows
+
+
+def review_items(answers: list[Answer]) -> list[dict]:
+    """Each queued answer with its cited passages (full chunk text when the chunk still exists) and claims."""
+    chunk_ids = {c.get("chunk_id") for a in answers for c in (a.citations or []) if isinstance(c, dict)}
+    texts = dict(Chunk.objects.filter(pk__in=[i for i in chunk_ids if isinstance(i, int)]).values_list("pk", "text"))
+    items = []
+    for answer in answers:
+        passages = []
+        for c in answer.citations or []:
+            if not isinstance(c, dict):
+                continue
+            passages.append({"n": c.get("n"), "title": c.get("title") or c.get("source") or "Source",
+                             "source": c.get("source", ""), "href": local_url(c.get("url", "")),
+                             "text": texts.get(c.get("chunk_id")) or c.get("quote") or "",
+                             "missing": c.get("chunk_id") not in texts})
+        verification = answer.verification if isinstance(answer.verification, dict) else {}
+        items.append({"answer": answer, "passages": passages, "claims": claims(verification),
+                      "score": verification.get("score"), "confidence_pct": round((answer.confidence or 0) * 100),
+                      "level": confidence_level(answer.confidence or 0)})
+    return items

@@ -1,0 +1,36 @@
+"""Group a document's chunks back into readable sections, each headed by its citation anchor."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+
+@dataclass
+class Section:
+    """Consecutive chunks under one heading; `anchor` is the id citation links jump to."""
+
+    anchor: str
+    heading: str
+    trail: list[str]
+    level: int
+    page: int | None
+    paragraphs: list[str] = field(default_factory=list)
+    show_id: bool = True
+
+
+def build_sections(chunks) -> list[Section]:
+    """Sections in reading order; each anchor is used as an element id once only (ids must be unique)."""
+    sections: list[Section] = []
+    seen: set[str] = set()
+    for chunk in chunks:
+        path = [p for p in (chunk.heading_path or []) if p]
+        current = sections[-1] if sections else None
+        if current is None or current.anchor != chunk.anchor or current.trail != path[:-1] or \
+                current.heading != (path[-1] if path else ""):
+            current = Section(anchor=chunk.anchor, heading=path[-1] if path else "", trail=path[:-1],
+                              level=min(len(path) + 1, 4) if path else 2, page=chunk.page,
+                              show_id=bool(chunk.anchor) and chunk.anchor not in seen)
+            seen.add(chunk.anchor)
+            sections.append(current)
+        current.paragraphs.extend(p.strip() for p in chunk.text.split("\n\n") if p.strip())
+    return sections

@@ -1,0 +1,227 @@
+"""Console pages: each view parses its input, calls one domain function, and renders."""
+
+from __future__ import annotations
+
+from pathlib import PurePosixPath
+
+from django.contrib import messages
+from django.contrib.auth.decorators import login_required
+from django.core.exceptions import PermissionDenied
+from django.http import Http404, JsonResponse
+from django.shortcuts import get_object_or_404, redirect, render
+from django.urls import reverse
+from django.views.decorators.http import require_POST
+
+from knowledge.answering import AskOptions, answer_question
+from knowledge.feedback import record_feedback
+from knowledge.gaps import list_gaps, set_gap_resolved
+from knowledge.ingestion import delete_document
+from knowledge.models import Answer, Document, QueryLog
+from verification import review as reviews
+from webapp.console import presenters, queries
+from webapp.console.forms import AskForm, DocumentFilterForm, FeedbackForm, ReviewForm, UploadForm
+from webapp.console.sections import build_sections
+from webapp.roles import (can_manage, is_knowledge_owner, is_reviewer, managed_collections, readable_collections,
+                          readable_documents)
+from webapp.uploads import accept_upload, accept_uploads
+
+
+def _require(allowed: bool) -> None:
+    if not allowed:
+        raise PermissionDenied("You do not have access to this page.")
+
+
+@login_required
+def dashboard(request):
+    return render(request, "console/dashboard.html", {
+        "stats": queries.dashboard_stats(request.user), "recent": queries.recent_questions(10), "nav": "dashboard",
+    })
+
+
+def _filtered_documents(request):
+    form = DocumentFilterForm(request.GET or None, collections=readable_collections(request.user))
+    documents = readable_documents(request.user).select_related("collection")
+    if form.is_valid():
+        if form.cleaned_data["collection"]:
+            documents = documents.filter(collection=form.cleaned_data["collection"])
+        if form.cleaned_data["status"]:
+            documents = documents.filter(status=form.cleaned_data["status"])
+    return form, documents
+
+
+@login_required
+def document_list(request):
+    form, documents = _filtered_documents(request)
+    return render(request, "console/document_list.html", {
+        "form": form, "documents": documents.order_by("collection__name", "source")[:500],
+        "progress": queries.ingestion_progress(documents), "can_upload": is_knowledge_owner(request.user),
+        "nav": "documents",
+    })
+
+
+@login_required
+def document_status(request):
+    """JSON polled by the document list while ingestion runs."""
+    _, documents = _filtered_documents(request)
+    rows = documents.values("pk", "status", "error", "chunk_count")[:500]
+    return JsonResponse({**queries.ingestion_progress(documents), "documents": [
+        {"id": r["pk"], "status": r["status"], "label": Document.Status(r["status"]).label, "error": r["error"],
+         "chunks": r["chunk_count"]} for r in rows]})
+
+
+@login_required
+def document_upload(request):
+    collections = managed_collections(request.user)
+    _require(collections.exists())
+    form = UploadForm(request.POST or None, collections=collections)
+    outcomes = None
+    if request.method == "POST" and form.is_valid():
+        files = request.FILES.getlist("files")
+        if not files:
+            form.add_error(None, "Choose or drop at least one file.")
+        else:
+            outcomes = accept_uploads(form.cleaned_data["collection"], files, owner=request.user)
+    return render(request, "console/document_upload.html", {
+        "form": form, "outcomes": outcomes, "nav": "upload",
+        "accepted": sum(1 for o in outcomes or [] if o.accepted),
+    })
+
+
+def _readable_document(request, pk: int) -> Document:
+    document = readable_documents(request.user).select_related("collection", "owner").filter(pk=pk).first()
+    if document is None:
+        raise Http404("No such document, or you cannot read its collection.")
+    return document
+
+
+@login_required
+def document_detail(request, pk: int):
+    document = _readable_document(request, pk)
+    return render(request, "console/document_detail.html", {
+        "document": document, "sections": build_sections(queries.document_chunks(document)),
+        "versions": document.versions.select_related("uploaded_by"),
+        "can_manage": can_manage(request.user, document.collection),
+        "nav": "documents",
+    })
+
+
+@login_required
+@require_POST
+def document_replace(request, pk: int):
+    document = _readable_document(request, pk)
+    _require(can_manage(request.user, document.collection))
+    upload = request.FILES.get("file")
+    expected = PurePosixPath(document.source).suffix.lower()
+    if upload is None:
+        messages.error(request, "Choose the file with the new version.")
+    elif PurePosixPath(upload.name).suffix.lower() != expected:
+        messages.error(request, f"Replace it with a file of the same type ({expected or 'no extension'}); "
+                                "to add a different file, use Upload.")
+    else:
+        outcome = accept_upload(document.collection, upload, owner=request.user, source=document.source)
+        (messages.success if outcome.accepted else messages.error)(request, outcome.message)
+    return redirect("console:document_detail", pk=document.pk)
+
+
+@login_required
+def document_delete(request, pk: int):
+    document = _readable_document(request, pk)
+    _require(can_manage(request.user, document.collection))
+    if request.method == "POST":
+        delete_document(document.pk)
+        messages.success(request, f"Deleted “{document}” and its {document.chunk_count} passages.")
+        return redirect("console:document_list")
+    return render(request, "console/document_delete.html", {"document": document, "nav": "documents"})
+
+
+@login_required
+def gap_list(request):
+    _require(is_knowledge_owner(request.user))
+    show = request.GET.get("show", "open")
+    show = show if show in ("open", "resolved", "all") else "open"
+    return render(request, "console/gaps.html", {"gaps": list_gaps(show)[:200], "show": show, "nav": "gaps",
+                                                  "open_count": list_gaps("open").count()})
+
+
+@login_required
+@require_POST
+def gap_resolve(request, pk: int):
+    _require(is_knowledge_owner(request.user))
+    resolved = request.POST.get("resolved", "1") == "1"
+    set_gap_resolved(pk, resolved)
+    messages.success(request, "Marked resolved." if resolved else "Re-opened.")
+    show = request.POST.get("show", "open")
+    return redirect(f"{reverse('console:gap_list')}?show={show if show in ('open', 'resolved', 'all') else 'open'}")
+
+
+def _answer_visible(user, answer: Answer) -> bool:
+    return is_reviewer(user) or QueryLog.objects.filter(answer=answer, user=user).exists()
+
+
+@login_required
+def ask(request):
+    collections = readable_collections(request.user)
+    form = AskForm(request.POST or None, collections=collections)
+    card = None
+    if request.method == "POST" and form.is_valid():
+        chosen = form.cleaned_data["collections"]
+        result = answer_question(form.cleaned_data["question"], AskOptions(
+            user=request.user, channel="console", collection_ids=[c.pk for c in chosen] or None))
+        card = presenters.answer_card(result.to_dict(), result.question)
+    elif request.GET.get("answer", "").isdigit():
+        answer = get_object_or_404(Answer, pk=int(request.GET["answer"]))
+        if not _answer_visible(request.user, answer):
+            raise Http404("No such answer.")
+        card = presenters.stored_answer_card(answer)
+        form = AskForm(initial={"question": answer.question_text}, collections=collections)
+    return render(request, "console/ask.html", {"form": form, "card": card, "nav": "ask"})
+
+
+@login_required
+@require_POST
+def answer_feedback(request, pk: int):
+    answer = get_object_or_404(Answer, pk=pk)
+    if not _answer_visible(request.user, answer):
+        raise Http404("No such answer.")
+    form = FeedbackForm(request.POST)
+    if form.is_valid():
+        record_feedback(answer.pk, form.cleaned_data["kind"], user=request.user, reason=form.cleaned_data["reason"])
+        messages.success(request, {
+            "helpful": "Thanks — marked as helpful.",
+            "unhelpful": "Thanks — a reviewer will look at this answer.",
+            "flag": "Flagged: this answer will not be reused until a reviewer checks it.",
+        }[form.cleaned_data["kind"]])
+    else:
+        messages.error(request, "That feedback could not be recorded.")
+    return redirect(f"{reverse('console:ask')}?answer={answer.pk}")
+
+
+@login_required
+def review_queue(request):
+    _require(is_reviewer(request.user))
+    answers = list(reviews.review_queue()[:25])
+    return render(request, "console/review.html", {"items": presenters.review_items(answers), "nav": "review",
+                                                   "total": reviews.review_queue().count()})
+
+
+@login_required
+@require_POST
+def review_action(request, pk: int):
+    _require(is_reviewer(request.user))
+    answer = get_object_or_404(Answer, pk=pk)
+    form = ReviewForm(request.POST)
+    if not form.is_valid():
+        messages.error(request, " ".join(e for errors in form.errors.values() for e in errors))
+        return redirect("console:review")
+    data = form.cleaned_data
+    if data["action"] == "verify":
+        reviews.verify(answer, request.user, edited_text=data["text"] or None, note=data["note"],
+                       reverify_at=data["reverify_at"])
+        messages.success(request, "Verified: this answer will be reused for similar questions.")
+    elif data["action"] == "flag":
+        reviews.flag(answer, request.user, note=data["note"])
+        messages.success(request, "Flagged: this answer will never be reused.")
+    else:
+        reviews.schedule_reverification(answer, data["reverify_at"])
+        messages.success(request, f"Will be checked again on {data['reverify_at']:%d %b %Y}.")
+    return redirect("console:review")

@@ -1,0 +1,82 @@
+/* Verity console: drag-and-drop uploads and live ingestion progress. No dependencies. */
+(function () {
+  "use strict";
+  document.documentElement.classList.add("js");
+
+  // --- Drag and drop onto the upload form's file input --------------------------------
+  var zone = document.getElementById("dropzone");
+  var input = document.getElementById("id_files");
+  var list = document.getElementById("filelist");
+  var supported = /\.(pdf|docx|html?|md|markdown|rst|txt|text)$/i;
+
+  function showFiles() {
+    if (!list) return;
+    list.innerHTML = "";
+    Array.prototype.forEach.call(input.files, function (file) {
+      var li = document.createElement("li");
+      var name = document.createElement("span");
+      name.textContent = file.name;
+      var note = document.createElement("span");
+      note.className = "muted";
+      var ok = supported.test(file.name);
+      note.textContent = ok ? (file.size / 1024).toFixed(0) + " KB" : "unsupported type";
+      if (!ok) li.className = "unsupported";
+      li.appendChild(name);
+      li.appendChild(note);
+      list.appendChild(li);
+    });
+  }
+
+  if (zone && input) {
+    ["dragenter", "dragover"].forEach(function (type) {
+      zone.addEventListener(type, function (event) { event.preventDefault(); zone.classList.add("dragover"); });
+    });
+    ["dragleave", "drop"].forEach(function (type) {
+      zone.addEventListener(type, function (event) { event.preventDefault(); zone.classList.remove("dragover"); });
+    });
+    zone.addEventListener("drop", function (event) {
+      var merged = new DataTransfer();
+      Array.prototype.forEach.call(input.files, function (f) { merged.items.add(f); });
+      Array.prototype.forEach.call(event.dataTransfer.files, function (f) { merged.items.add(f); });
+      input.files = merged.files;
+      showFiles();
+    });
+    input.addEventListener("change", showFiles);
+  }
+
+  // --- Poll ingestion status while documents are queued or processing -----------------
+  var panel = document.getElementById("progress");
+  if (!panel || panel.getAttribute("data-active") === "0") return;
+  var url = panel.getAttribute("data-status-url");
+  var classes = { ready: "badge-ok", failed: "badge-bad", processing: "badge-info", queued: "badge-warn" };
+
+  function update(data) {
+    document.getElementById("progress-bar").style.width = data.percent + "%";
+    document.getElementById("progress-text").textContent = data.done + " of " + data.total + " done";
+    data.documents.forEach(function (doc) {
+      var row = document.querySelector('tr[data-doc-id="' + doc.id + '"]');
+      if (!row) return;
+      var badge = row.querySelector(".doc-status");
+      badge.className = "badge doc-status " + (classes[doc.status] || "badge-muted");
+      badge.textContent = doc.label;
+      row.querySelector(".doc-chunks").textContent = doc.chunks;
+      var error = row.querySelector(".doc-error");
+      error.textContent = doc.error;
+      error.hidden = !doc.error;
+    });
+    if (data.active === 0) {
+      panel.querySelector("strong").textContent = "All documents read.";
+      setTimeout(function () { panel.hidden = true; }, 4000);
+      return false;
+    }
+    return true;
+  }
+
+  function poll() {
+    fetch(url, { headers: { Accept: "application/json" }, credentials: "same-origin" })
+      .then(function (response) { return response.json(); })
+      .then(function (data) { if (update(data)) setTimeout(poll, 2000); })
+      .catch(function () { setTimeout(poll, 5000); });
+  }
+  setTimeout(poll, 1500);
+})();
