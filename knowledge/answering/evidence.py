@@ -126,7 +126,9 @@ def assess(query: QueryAnalysis, lexemes: list[str], passages: list[SourcePassag
 
 
 def confidence(evidence: Evidence, citation_coverage: float, verification_score: float | None) -> float:
-    """0–1 from evidence strength, citation coverage and (when run) verification."""
-    value = 0.7 * evidence.strength + 0.1 * citation_coverage
-    value += 0.2 * (verification_score if verification_score is not None else 0.5)
-    return round(max(0.0, min(1.0, value)), 3)
+    """0–1 from evidence strength, citation coverage and (when run) verification, calibrated so that
+    it reads as a probability of being right: on the evaluation set the raw blend overstated it
+    (raw 0.7–0.9 answers were right about half the time), hence the stretch below."""
+    raw = 0.7 * evidence.strength + 0.1 * citation_coverage
+    raw += 0.2 * (verification_score if verification_score is not None else 0.5)
+    return round(max(0.0, min(1.0, 2.0 * (raw - 0.5))), 3)
