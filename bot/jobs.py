@@ -49,11 +49,11 @@ def answer_slack_question(slack_question_id: int, *, client: WebClient | None = 
 
 def _answer(client: WebClient, question: SlackQuestion, providers) -> AnswerResult:
     user = django_user_for(client, question.user_id)
-    collection_ids = None
+    channel_scope = None  # a DM uses the asker's own access
     if question.kind != SlackQuestion.Kind.DM:
-        collection_ids = ChannelSetting.objects.for_channel(question.channel_id).collection_ids()
+        channel_scope = ChannelSetting.objects.for_channel(question.channel_id).collection_ids()
     context = thread_context(client, question) if question.kind == SlackQuestion.Kind.THREAD_FOLLOWUP else []
-    options = AskOptions(user=user, collection_ids=collection_ids, thread_context=context, channel="slack",
+    options = AskOptions(user=user, channel_collection_ids=channel_scope, thread_context=context, channel="slack",
                          external_user=question.user_id)
     return answer_question(question.text, options, providers)
 

@@ -43,12 +43,15 @@ class ChannelSetting(models.Model):
     def __str__(self) -> str:
         return self.name or self.channel_id
 
-    def collection_ids(self) -> list[int] | None:
-        """The configured collections; None means "public collections" (the answering default)."""
-        if self.pk is None:
-            return None
-        ids = [c.pk for c in self.collections.all()]
-        return ids or None
+    def collection_ids(self) -> list[int]:
+        """Collections answers in this channel may cite: the configured ones, else the public ones.
+
+        A channel's audience is everyone in it, so the asker's own (possibly wider) access never applies.
+        """
+        from knowledge.models import Collection
+
+        ids = [c.pk for c in self.collections.all()] if self.pk is not None else []
+        return ids or list(Collection.objects.filter(is_public=True).values_list("pk", flat=True))
 
 
 class SlackQuestionQuerySet(models.QuerySet):

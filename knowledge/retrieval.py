@@ -192,14 +192,21 @@ def _fill_missing_dense(hits: list[Hit], query_vector: np.ndarray) -> None:
             hit.dense = float(similarity[hit.chunk_id] or 0.0)
 
 
+MAX_LEXICAL_TERMS = 6
+
+
 def _informative(lexemes: list[str]) -> list[str]:
-    """Drop lexemes so common they select a large part of the index (they only slow the OR query)."""
+    """The rarest query lexemes (at most MAX_LEXICAL_TERMS), without those so common that they select a
+    large part of the index: those add little evidence and make the OR query rank thousands of rows."""
+    unique = list(dict.fromkeys(lexemes))
     stats = term_stats()
     if stats.total < 200:
-        return list(dict.fromkeys(lexemes))
-    cutoff = max(50, int(stats.total * 0.2))
-    kept = [lexeme for lexeme in dict.fromkeys(lexemes) if stats.df.get(lexeme, 0) <= cutoff]
-    return kept or list(dict.fromkeys(lexemes))
+        return unique
+    cutoff = max(50, int(stats.total * 0.05))
+    kept = [lexeme for lexeme in unique if stats.df.get(lexeme, 0) <= cutoff]
+    if not kept:
+        kept = sorted(unique, key=lambda lexeme: stats.df.get(lexeme, 0))[:2]
+    return sorted(kept, key=lambda lexeme: stats.df.get(lexeme, 0))[:MAX_LEXICAL_TERMS]
 
 
 def _vector_literal(vector: np.ndarray) -> str:

@@ -134,6 +134,36 @@ def test_bad_signatures_are_rejected_and_nothing_is_recorded(client, slack, how)
     assert not [c for c in slack.calls if c.method != "auth.test"]
 
 
+def test_a_channel_never_cites_the_askers_private_collections(client, slack, django_capture_on_commit_callbacks):
+    asker = make_user(email="asker@northwind.example")
+    secret = Collection.objects.create(name="Board minutes", is_public=False)
+    secret.readers.add(asker)
+    with django_capture_on_commit_callbacks(execute=True):
+        assert post_event(client, event_callback(mention(QUESTION))).status_code == 200
+    question = SlackQuestion.objects.get()
+    assert question.status == SlackQuestion.Status.ANSWERED
+    assert secret.pk not in question.answer.collection_ids  # everyone in the channel sees the answer
+
+
+def test_a_channel_configured_with_a_private_collection_draws_on_it(client, slack,
+                                                                     django_capture_on_commit_callbacks):
+    from knowledge.ingestion import ingest_document, register_upload
+
+    private = Collection.objects.create(name="Payroll desk", is_public=False)
+    document, _ = register_upload(private, "payroll/cutoff.md",
+                                  b"# Payroll cutoff\n\nThe payroll cutoff for timesheet corrections is the 22nd "
+                                  b"of each month at noon Pacific.\n")
+    ingest_document(document.pk)
+    setting = ChannelSetting.objects.create(channel_id="CPAYROLL", name="payroll")
+    setting.collections.add(private)
+    with django_capture_on_commit_callbacks(execute=True):
+        post_event(client, event_callback(mention("What is the payroll cutoff for timesheet corrections?",
+                                                  channel="CPAYROLL")))
+    question = SlackQuestion.objects.get()
+    assert question.answer.collection_ids == [private.pk]
+    assert "22nd" in question.answer.text
+
+
 def test_direct_message_uses_the_askers_own_collections(client, slack, django_capture_on_commit_callbacks):
     asker = make_user(email="asker@northwind.example")
     secret = Collection.objects.create(name="Board minutes", is_public=False)

@@ -36,6 +36,9 @@ class AskOptions:
 
     user: object = None
     collection_ids: list[int] | None = None
+    # Set by a shared space (a Slack channel): exactly these collections, whatever the asker may read,
+    # because everyone in the channel sees the answer.
+    channel_collection_ids: list[int] | None = None
     thread_context: list[str] = field(default_factory=list)
     channel: str = "cli"
     external_user: str = ""
@@ -80,8 +83,11 @@ def standalone_question(question: str, thread_context: list[str], providers: Ans
 
 
 def allowed_collections(options: AskOptions) -> list[int]:
-    """Collections the asker may read, narrowed to the ones requested."""
-    readable = set(Collection.objects.readable_by(options.user).values_list("pk", flat=True))
+    """Collections the asker may read (or the channel may show), narrowed to the ones requested."""
+    if options.channel_collection_ids is not None:
+        readable = set(options.channel_collection_ids)
+    else:
+        readable = set(Collection.objects.readable_by(options.user).values_list("pk", flat=True))
     if options.collection_ids is not None:
         readable &= set(options.collection_ids)
     return sorted(readable)

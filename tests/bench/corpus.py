@@ -45,7 +45,7 @@ def build_mixed_corpus(target: Path, documents: int = 220, seed: int = 7) -> int
             pdf.add_page()
             pdf.set_font("Helvetica", size=10)
             for line in lines:
-                pdf.multi_cell(0, 5, line)
+                pdf.multi_cell(0, 5, line, new_x="LMARGIN", new_y="NEXT")
             out = target / f"office-{copy:02d}" / "pdf" / (path.stem + ".pdf")
             out.parent.mkdir(parents=True, exist_ok=True)
             out.write_bytes(bytes(pdf.output()))

@@ -44,7 +44,8 @@ def test_bench_answer_latency(corpus_db, capsys):
                 stages.setdefault(stage, []).append(ms)
         with capsys.disabled():
             print(f"\n[answer] {total} chunks (grown in {grow:.0f}s), {len(questions)} questions, extractive path")
-            for stage in ("understand", "embed", "retrieve", "rerank", "assess", "verify", "total"):
+            for stage in ("understand", "embed", "retrieve", "retrieve_dense", "retrieve_lexical", "retrieve_identifier",
+                          "retrieve_fuse", "rerank", "assess", "verify", "total"):
                 values = stages.get(stage, [0.0])
-                print(f"[answer]   {stage:<10} p50 {statistics.median(values):7.1f} ms   p95 {_pct(values, 0.95):7.1f} ms")
+                print(f"[answer]   {stage:<19} p50 {statistics.median(values):7.1f} ms   p95 {_pct(values, 0.95):7.1f} ms")
         assert Chunk.objects.count() >= size
