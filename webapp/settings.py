@@ -215,5 +215,6 @@ LOGGING = {
         "pgserver": {"level": "WARNING"},
         "httpx": {"level": "WARNING"},
         "sentence_transformers": {"level": "WARNING"},
+        "presidio-analyzer": {"level": "WARNING"},
     },
 }
