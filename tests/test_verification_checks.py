@@ -339,3 +339,46 @@ def test_corruptions_still_flagged_with_minilm(minilm_embed, name: str, bad_sent
     report = verify_answer(f"Parental leave is 16 weeks [1]. {bad_sentence}", SOURCES, embed=minilm_embed)
     assert not report.faithful
     assert report.claims[1].verdict == verdict, report.claims[1].reason
+
+
+NAME_SOURCE = ("With manager approval, you may take PTO before it has accrued, down to a balance of minus 3 days. "
+               "The outgoing primary writes a handoff note before 10:00 Pacific on Monday.")
+
+
+@pytest.mark.parametrize("answer, faithful", [
+    ("With manager approval, you may take PTO before it has accrued [1].", True),
+    ("With People Operations approval, your manager may grant PTO before it has accrued [1].", False),
+    ("The outgoing primary writes a handoff note before 10:00 Pacific on Monday [1].", True),
+    ("The incoming primary writes a handoff note before 10:00 Pacific on Monday [1].", False),
+    ("The outgoing primary writes the handoff note before 10:00 Pacific time on Monday [1].", True),
+])
+def test_names_absent_from_the_source_and_swapped_directions_are_caught(answer: str, faithful: bool) -> None:
+    report = verify_answer(answer, [Source(n=1, text=NAME_SOURCE)])
+    assert report.faithful is faithful, [(v.verdict, v.reason) for v in report.claims]
+
+
+@pytest.mark.parametrize("text, names", [
+    ("Employees ask People Operations first.", ["People Operations"]),
+    ("The Finance Controller's approval is needed.", ["Finance Controller"]),
+    ("With manager approval you may borrow.", []),
+    ("Okta Verify is required on Monday.", ["Verify"]),
+])
+def test_claim_names(text: str, names: list[str]) -> None:
+    from verification.checks.names import claim_names
+
+    assert claim_names(text) == names
+
+
+@pytest.mark.parametrize("claim, source, status", [
+    ("It replaced two anchor days with team-chosen office days [1].",
+     "Two company-wide anchor days replaced team-chosen office days.", "conflict"),
+    ("Two anchor days replaced team-chosen office days [1].",
+     "Two company-wide anchor days replaced team-chosen office days.", "pass"),
+    ("The policy replaced team-chosen office days with two anchor days [1].",
+     "Two company-wide anchor days replaced team-chosen office days.", "pass"),
+    ("Laptops are refreshed every 36 months [1].", "Laptops are refreshed every 36 months.", "n/a"),
+])
+def test_replacement_direction(claim: str, source: str, status: str) -> None:
+    from verification.checks.replacement import check_replacement
+
+    assert check_replacement(claim, source)[0] == status

@@ -9,6 +9,8 @@ from urllib.parse import urlsplit
 import numpy as np
 
 from .identifiers import URL_RE, check_identifiers
+from .names import check_names
+from .replacement import check_replacement
 from .numbers import check_numbers
 from .polarity import check_polarity
 from .roles import check_roles
@@ -116,6 +118,10 @@ def assess(claim_text: str, passages: list[PassageIndex], th: Thresholds,
     checks["numbers"] = f"{nums.status}: {nums.detail}"
     idents = check_identifiers(claim_text, joined)
     checks["identifiers"] = f"{idents.status}: {idents.detail}"
+    names = check_names(claim_text, joined)
+    checks["names"] = f"{names.status}: {names.detail}"
+    replaced, replaced_detail = check_replacement(claim_text, joined)
+    checks["replacement"] = f"{replaced}: {replaced_detail}"
     pol = check_polarity(claim_text, [s for p in passages for s in p.scoped], th.alignment)
     checks["polarity"] = f"{pol.status}: {pol.detail}"
     role = None
@@ -142,6 +148,8 @@ def assess(claim_text: str, passages: list[PassageIndex], th: Thresholds,
     related = sup.lexical >= th.related_lexical
     if pol.status == "conflict" and related:
         return Assessment("contradicted", f"polarity mismatch: {pol.detail}", pol.evidence, src_n, checks, sup, True)
+    if replaced == "conflict" and related:
+        return Assessment("contradicted", f"roles swapped: {replaced_detail}", evidence, src_n, checks, sup, True)
     if role and role.status == "conflict" and related:
         return Assessment("contradicted", f"roles swapped: {role.detail}", evidence, src_n, checks, sup, True)
     if nums.status == "missing":
@@ -150,6 +158,9 @@ def assess(claim_text: str, passages: list[PassageIndex], th: Thresholds,
     if idents.status == "missing":
         return Assessment("unsupported", f"identifier not in cited source: {idents.detail}", evidence, src_n,
                           checks, sup, True)
+    if names.status == "missing":
+        return Assessment("unsupported", f"names something the cited source does not: {names.detail}", evidence,
+                          src_n, checks, sup, True)
     if not ok:
         return Assessment("unsupported", f"not supported by cited source ({detail})", evidence, src_n, checks, sup)
     return Assessment("supported", f"supported ({detail})", evidence, src_n, checks, sup)

@@ -85,6 +85,9 @@ _axis(_DIRECTIONAL, "increase", "increase increases increased raise raised highe
 _axis(_DIRECTIONAL, "internal", "internal internally", "external externally")
 _axis(_DIRECTIONAL, "public", "public publicly", "private privately confidential")
 _axis(_DIRECTIONAL, "above", "above exceeds exceeding", "below")
+_axis(_DIRECTIONAL, "incoming", "incoming inbound arriving", "outgoing outbound departing")
+_axis(_DIRECTIONAL, "primary", "primary", "secondary backup")
+_axis(_DIRECTIONAL, "first", "first earliest", "last latest final")
 
 CUE_WORDS = frozenset(NEGATION_CUES | set(_DEONTIC) | set(_POLAR) | set(_DIRECTIONAL)
                       | {"later", "earlier", "least", "most", "optional", "prohibited", "discouraged"})
