@@ -255,7 +255,7 @@ def home_view(rows: list[HomeRow]) -> dict:
     for row in rows[:MAX_BLOCKS - len(blocks)]:
         if row.status == "failed":
             state = "⚠️ failed (press Retry in the thread)"
-        elif row.status == "queued":
+        elif row.status in ("queued", "answering"):
             state = "⏳ in progress"
         elif row.refused:
             state = "🚫 not in the knowledge base"

@@ -27,12 +27,10 @@ def answer_slack_question(slack_question_id: int, *, client: WebClient | None = 
     Any failure marks the question failed and replaces the placeholder with an apology and a Retry
     button: the asker is never left looking at "Looking…".
     """
-    question = SlackQuestion.objects.filter(pk=slack_question_id).first()
-    if question is None or question.status == SlackQuestion.Status.ANSWERED:
+    question = SlackQuestion.claim(slack_question_id, stale_after_s=settings.CELERY_TASK_TIME_LIMIT + 60)
+    if question is None:  # answered, being answered by another worker, or gone
         return
     client = client or slack_client()
-    question.attempts += 1
-    question.save(update_fields=["attempts", "updated_at"])
     try:
         result = _answer(client, question, providers)
         deliver(client, question, blocks.answer_blocks(result, question_id=question.pk, share=question.ephemeral,

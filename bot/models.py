@@ -5,6 +5,7 @@ from __future__ import annotations
 from datetime import timedelta
 
 from django.db import IntegrityError, models, transaction
+from django.db.models import F, Q
 from django.utils import timezone
 
 from knowledge.models import Collection
@@ -80,6 +81,7 @@ class SlackQuestion(models.Model):
 
     class Status(models.TextChoices):
         QUEUED = "queued", "Queued"
+        ANSWERING = "answering", "Being answered"
         ANSWERED = "answered", "Answered"
         FAILED = "failed", "Failed"
 
@@ -118,6 +120,17 @@ class SlackQuestion(models.Model):
                 return cls.objects.create(event_id=event_id[:120], text=redact(text).text, **fields)
         except IntegrityError:
             return None
+
+    @classmethod
+    def claim(cls, pk: int, *, stale_after_s: int) -> "SlackQuestion | None":
+        """Take a queued question for answering, atomically, so two workers (a redelivered job, a Retry
+        racing the first run) never both answer it; a claim older than stale_after_s is abandoned."""
+        now = timezone.now()
+        claimable = Q(status=cls.Status.QUEUED) | Q(status=cls.Status.ANSWERING,
+                                                      updated_at__lt=now - timedelta(seconds=stale_after_s))
+        claimed = cls.objects.filter(claimable, pk=pk).update(status=cls.Status.ANSWERING,
+                                                              attempts=F("attempts") + 1, updated_at=now)
+        return cls.objects.filter(pk=pk).first() if claimed else None
 
     def mark_answered(self, answer_id: int | None) -> None:
         self.status = self.Status.ANSWERED

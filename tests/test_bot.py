@@ -352,3 +352,22 @@ def test_app_home_lists_recent_questions(client, slack):
     assert len(published) == 1 and published[0]["user_id"] == "UASKER1"
     shown = json.dumps(published[0]["view"], ensure_ascii=False)
     assert "Parental leave length?" in shown and "verified" in shown
+
+
+def test_a_question_being_answered_is_not_answered_again(slack):
+    from datetime import timedelta
+
+    from django.utils import timezone
+
+    from bot.jobs import answer_slack_question
+
+    question = SlackQuestion.objects.create(event_id="EvBUSY", channel_id="CGENERAL", user_id="UASKER1",
+                                            text=QUESTION, kind=SlackQuestion.Kind.MENTION,
+                                            status=SlackQuestion.Status.ANSWERING)
+    answer_slack_question(question.pk, client=WebClient(base_url=slack.api_url, token="xoxb-test"))
+    assert not slack.called("chat.postMessage") and not slack.called("chat.update")
+    # A claim far older than any job may run was abandoned by a crashed worker: it is taken over.
+    SlackQuestion.objects.filter(pk=question.pk).update(updated_at=timezone.now() - timedelta(hours=2))
+    answer_slack_question(question.pk, client=WebClient(base_url=slack.api_url, token="xoxb-test"))
+    question.refresh_from_db()
+    assert question.status == SlackQuestion.Status.ANSWERED and question.attempts == 1
