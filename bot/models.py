@@ -49,8 +49,6 @@ class ChannelSetting(models.Model):
 
         A channel's audience is everyone in it, so the asker's own (possibly wider) access never applies.
         """
-        from knowledge.models import Collection
-
         ids = [c.pk for c in self.collections.all()] if self.pk is not None else []
         return ids or list(Collection.objects.filter(is_public=True).values_list("pk", flat=True))
 

@@ -24,7 +24,6 @@ class LocalMiniLM:
 
     dim = 384
     name = "all-MiniLM-L6-v2"
-    max_tokens = 256
 
     def __init__(self, batch_size: int = 64) -> None:
         self.batch_size = batch_size

@@ -189,11 +189,9 @@ def _store(item: _Prepared) -> IngestResult:
         if current is None or current.sha256 != document.sha256:
             # Deleted or replaced while we worked: the newer upload's own job takes over.
             return IngestResult(document.pk, "superseded", skipped=True)
-        old_chunk_ids = list(Chunk.objects.filter(document_id=document.pk).values_list("pk", flat=True))
-        Chunk.objects.filter(document_id=document.pk).delete()
-        # Answers citing the replaced text are no longer served; verified ones go back to reviewers.
-        if old_chunk_ids:
-            Answer.objects.filter(chunk_ids__overlap=old_chunk_ids, stale=False).update(stale=True)
+        old_chunks = Chunk.objects.filter(document_id=document.pk)
+        Answer.objects.mark_stale_citing(list(old_chunks.values_list("pk", flat=True)))
+        old_chunks.delete()
         Chunk.objects.bulk_create(
             [_chunk_row(current, draft, vector) for draft, vector in zip(drafts, item.vectors)], batch_size=500
         )
@@ -257,9 +255,8 @@ def _fail(document: Document, reason: str, timings: dict) -> IngestResult:
 def delete_document(document_id: int) -> None:
     """Remove a document, its versions and its chunks; answers citing it stop being served."""
     with transaction.atomic():
-        chunk_ids = list(Chunk.objects.filter(document_id=document_id).values_list("pk", flat=True))
-        if chunk_ids:
-            Answer.objects.filter(chunk_ids__overlap=chunk_ids, stale=False).update(stale=True)
+        chunks = Chunk.objects.filter(document_id=document_id)
+        Answer.objects.mark_stale_citing(list(chunks.values_list("pk", flat=True)))
         Document.objects.filter(pk=document_id).delete()
 
 

@@ -10,6 +10,8 @@ from dataclasses import dataclass
 
 from django.db import connection
 
+from knowledge.query import FILLER_LEXEMES
+
 _LOCK = threading.Lock()
 _CACHE: dict[str, object] = {"stamp": None, "stats": None, "checked": 0.0}
 _RECHECK_S = 5.0
@@ -77,6 +79,4 @@ def query_lexemes(text: str) -> list[str]:
         lexeme = match.group(1).replace("''", "'")
         first = min(int(re.sub(r"[A-D]$", "", p)) for p in (match.group(2) or "0").split(","))
         positions.append((first, lexeme))
-    from knowledge.query import FILLER_LEXEMES
-
     return [lexeme for _, lexeme in sorted(positions) if lexeme not in FILLER_LEXEMES]

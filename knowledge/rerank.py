@@ -3,7 +3,6 @@ from the chunks' own tsvectors (so stemming matches PostgreSQL's), blended with 
 
 from __future__ import annotations
 
-import math
 from dataclasses import dataclass
 from typing import Protocol
 
@@ -94,6 +93,3 @@ def _dense_scaled(cosine: float) -> float:
     # MiniLM cosines for related passages sit roughly in 0.2–0.8; stretch that range to 0–1.
     return max(0.0, min(1.0, (cosine - 0.15) / 0.6))
 
-
-def sigmoid(x: float) -> float:
-    return 1 / (1 + math.exp(-x))

@@ -35,6 +35,7 @@ class Hit:
     title: str
     collection: str
     updated_at: object
+    identifiers: list[str] = field(default_factory=list)
     dense: float = 0.0
     lexical: float = 0.0
     identifier_matches: list[str] = field(default_factory=list)
@@ -147,7 +148,7 @@ def retrieve(query: QueryAnalysis, query_vector: np.ndarray, collection_ids: lis
     _fill_missing_dense(hits, query_vector)
     identifier_set = set(query.identifiers)
     for hit in hits:
-        hit.identifier_matches = sorted(identifier_set & set(_chunk_identifiers(hit)))
+        hit.identifier_matches = sorted(identifier_set & set(hit.identifiers))
     hits.sort(key=lambda h: h.fused, reverse=True)
     timings["fuse"] = _ms(started)
     return Candidates(hits=hits, lexemes=lexemes, query_vector=query_vector, timings_ms=timings)
@@ -166,16 +167,7 @@ def load_hits(chunk_ids: list[int]) -> list[Hit]:
             [chunk_ids],
         )
         rows = cursor.fetchall()
-    hits = []
-    for row in rows:
-        hit = Hit(*row[:13])
-        hit.features["_identifiers"] = row[13]  # type: ignore[assignment]
-        hits.append(hit)
-    return hits
-
-
-def _chunk_identifiers(hit: Hit) -> list[str]:
-    return list(hit.features.pop("_identifiers", []) or [])
+    return [Hit(*row[:13], identifiers=list(row[13] or [])) for row in rows]
 
 
 def _fill_missing_dense(hits: list[Hit], query_vector: np.ndarray) -> None:

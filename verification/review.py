@@ -68,9 +68,3 @@ def schedule_reverification(answer: Answer, when: date) -> Answer:
     answer.save(update_fields=["reverify_at", "updated_at"])
     return answer
 
-
-def mark_stale_for_chunks(chunk_ids: list[int]) -> int:
-    """Answers citing chunks that were replaced become stale: not served, and verified ones are re-queued."""
-    if not chunk_ids:
-        return 0
-    return Answer.objects.filter(chunk_ids__overlap=list(chunk_ids), stale=False).update(stale=True)

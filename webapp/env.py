@@ -39,36 +39,29 @@ def env_bool(name: str, default: bool = False) -> bool:
     raise ImproperlyConfigured(f"{name} must be one of 1/0, true/false, yes/no, on/off; got {value!r}")
 
 
-def env_int(name: str, default: int, *, minimum: int | None = None, maximum: int | None = None) -> int:
-    """Return the variable as an integer within the given bounds."""
+def _number(name: str, default, kind: type, noun: str, minimum, maximum):
     value = _raw(name)
     if value is None or value == "":
         return default
     try:
-        number = int(value)
+        number = kind(value)
     except ValueError:
-        raise ImproperlyConfigured(f"{name} must be a whole number; got {value!r}") from None
+        raise ImproperlyConfigured(f"{name} must be {noun}; got {value!r}") from None
     if minimum is not None and number < minimum:
         raise ImproperlyConfigured(f"{name} must be at least {minimum}; got {number}")
     if maximum is not None and number > maximum:
         raise ImproperlyConfigured(f"{name} must be at most {maximum}; got {number}")
     return number
+
+
+def env_int(name: str, default: int, *, minimum: int | None = None, maximum: int | None = None) -> int:
+    """Return the variable as an integer within the given bounds."""
+    return _number(name, default, int, "a whole number", minimum, maximum)
 
 
 def env_float(name: str, default: float, *, minimum: float | None = None, maximum: float | None = None) -> float:
     """Return the variable as a float within the given bounds."""
-    value = _raw(name)
-    if value is None or value == "":
-        return default
-    try:
-        number = float(value)
-    except ValueError:
-        raise ImproperlyConfigured(f"{name} must be a number; got {value!r}") from None
-    if minimum is not None and number < minimum:
-        raise ImproperlyConfigured(f"{name} must be at least {minimum}; got {number}")
-    if maximum is not None and number > maximum:
-        raise ImproperlyConfigured(f"{name} must be at most {maximum}; got {number}")
-    return number
+    return _number(name, default, float, "a number", minimum, maximum)
 
 
 def env_choice(name: str, choices: tuple[str, ...], default: str) -> str:

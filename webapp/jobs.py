@@ -26,11 +26,6 @@ JOBS: dict[str, tuple[str, str]] = {
 EXPIRES_S = {"ingest": 24 * 3600, "answer": 300, "verify": 600}
 
 
-def register(name: str, path: str, queue: str) -> None:
-    """Make a domain function available as a job."""
-    JOBS[name] = (path, queue)
-
-
 def resolve(name: str) -> Callable:
     """The domain function behind a job name."""
     path, _ = JOBS[name]

@@ -3,8 +3,6 @@
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from urllib.parse import quote
-
 from django.conf import settings
 
 from knowledge.retrieval import Hit
@@ -64,6 +62,3 @@ def build_passages(hits: list[Hit], *, limit: int = 5) -> list[SourcePassage]:
         passage.text = "\n".join(h.text for h in passage.hits)
     return passages
 
-
-def quote_url(path: str) -> str:
-    return quote(path, safe="/#")

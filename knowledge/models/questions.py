@@ -29,6 +29,12 @@ class AnswerQuerySet(models.QuerySet):
         """Answers that may be reused from the cache: never flagged, never refusals, not stale."""
         return self.exclude(status=Answer.Status.FLAGGED).filter(refused=False, stale=False)
 
+    def mark_stale_citing(self, chunk_ids: list[int]) -> int:
+        """Answers citing these (replaced or deleted) chunks stop being served; verified ones go back to review."""
+        if not chunk_ids:
+            return 0
+        return self.filter(chunk_ids__overlap=list(chunk_ids), stale=False).update(stale=True)
+
 
 class Answer(models.Model):
     """An answer produced for a question, with its citations, confidence and verification."""

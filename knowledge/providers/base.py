@@ -176,6 +176,18 @@ def clean_markers(text: str, valid: set[int]) -> tuple[str, list[int]]:
     return _MARKER.sub(_keep, text), dropped
 
 
+def timeout_error(label: str, provider: str, timeout_s: object) -> ProviderError:
+    """The error for a request that got no answer in time."""
+    return ProviderError(f"{label} request timed out after {timeout_s}s; the service is slow, retry later or "
+                         "raise timeout_s.", provider=provider, transient=True)
+
+
+def unreachable_error(label: str, provider: str, base_url: object) -> ProviderError:
+    """The error for a service that could not be reached at all."""
+    return ProviderError(f"Could not reach {label} at {base_url}; check the network and the base_url setting.",
+                         provider=provider, transient=True)
+
+
 def error_for_status(label: str, provider: str, status: int | None, detail: str = "") -> ProviderError:
     """Build a ProviderError with an actionable message for an HTTP error status."""
     suffix = f" Details: {detail}" if detail else ""

@@ -16,6 +16,8 @@ from .base import (
     Generation,
     Passage,
     ProviderError,
+    timeout_error,
+    unreachable_error,
     Usage,
     clean_markers,
     error_for_status,
@@ -85,17 +87,9 @@ def cohere_errors(timeout_s: float, base_url: str) -> Iterator[None]:
     except ApiError as exc:
         raise error_for_status(LABEL, PROVIDER, exc.status_code, _detail(exc)) from exc
     except httpx.TimeoutException as exc:
-        raise ProviderError(
-            f"{LABEL} request timed out after {timeout_s}s; the service is slow, retry later or raise timeout_s.",
-            provider=PROVIDER,
-            transient=True,
-        ) from exc
+        raise timeout_error(LABEL, PROVIDER, timeout_s) from exc
     except httpx.TransportError as exc:
-        raise ProviderError(
-            f"Could not reach {LABEL} at {base_url}; check the network and the base_url setting.",
-            provider=PROVIDER,
-            transient=True,
-        ) from exc
+        raise unreachable_error(LABEL, PROVIDER, base_url) from exc
     except httpx.HTTPError as exc:
         raise ProviderError(
             f"{LABEL} HTTP failure ({type(exc).__name__}: {exc}).", provider=PROVIDER, transient=True
@@ -103,11 +97,21 @@ def cohere_errors(timeout_s: float, base_url: str) -> Iterator[None]:
 
 
 class _CohereBase:
-    """Holds the shared Cohere client and settings."""
+    """Holds the shared Cohere client, settings and the model a subclass calls by default."""
+
+    default_model = ""
 
     def __init__(
-        self, api_key: str, base_url: str | None, timeout_s: float, max_retries: int, client: cohere.ClientV2 | None
+        self,
+        api_key: str = "",
+        base_url: str | None = None,
+        model: str | None = None,
+        timeout_s: float = 20,
+        max_retries: int = 2,
+        *,
+        client: cohere.ClientV2 | None = None,
     ) -> None:
+        self.model = model or self.default_model
         self.timeout_s = timeout_s
         self.base_url = base_url or "https://api.cohere.com"
         self.client = client or make_cohere_client(api_key, base_url, timeout_s, max_retries)
@@ -187,19 +191,7 @@ class CohereCompleter(_CohereBase):
     """Completer over Cohere v2 chat."""
 
     name = PROVIDER
-
-    def __init__(
-        self,
-        api_key: str = "",
-        base_url: str | None = None,
-        model: str = "command-r-08-2024",
-        timeout_s: float = 20,
-        max_retries: int = 2,
-        *,
-        client: cohere.ClientV2 | None = None,
-    ) -> None:
-        super().__init__(api_key, base_url, timeout_s, max_retries, client)
-        self.model = model
+    default_model = "command-r-08-2024"
 
     def complete(
         self,
@@ -240,7 +232,7 @@ class CohereGenerator(_CohereBase):
         max_tokens: int = 700,
         client: cohere.ClientV2 | None = None,
     ) -> None:
-        super().__init__(api_key, base_url, timeout_s, max_retries, client)
+        super().__init__(api_key, base_url, cheap_model, timeout_s, max_retries, client=client)
         self.cheap_model = cheap_model
         self.strong_model = strong_model
         self.marker_position = marker_position
@@ -291,19 +283,7 @@ class CohereReranker(_CohereBase):
     """Reranker over Cohere v2 rerank."""
 
     name = PROVIDER
-
-    def __init__(
-        self,
-        api_key: str = "",
-        base_url: str | None = None,
-        model: str = "rerank-v3.5",
-        timeout_s: float = 20,
-        max_retries: int = 2,
-        *,
-        client: cohere.ClientV2 | None = None,
-    ) -> None:
-        super().__init__(api_key, base_url, timeout_s, max_retries, client)
-        self.model = model
+    default_model = "rerank-v3.5"
 
     def rerank(self, query: str, documents: list[str], top_n: int) -> list[tuple[int, float]]:
         """Return (index into documents, relevance 0-1) pairs, best first, at most top_n."""
@@ -334,8 +314,7 @@ class CohereEmbedder(_CohereBase):
         dim: int | None = None,
         client: cohere.ClientV2 | None = None,
     ) -> None:
-        super().__init__(api_key, base_url, timeout_s, max_retries, client)
-        self.model = model
+        super().__init__(api_key, base_url, model, timeout_s, max_retries, client=client)
         resolved = dim or KNOWN_EMBED_DIMS.get(model)
         if not resolved:
             raise ValueError(f"Unknown width for embedding model {model!r}; pass dim= (embed_dim setting).")

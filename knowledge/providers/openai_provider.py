@@ -13,6 +13,8 @@ from .base import (
     Generation,
     Passage,
     ProviderError,
+    timeout_error,
+    unreachable_error,
     Usage,
     clean_markers,
     error_for_status,
@@ -55,17 +57,9 @@ def openai_errors(client: openai.OpenAI) -> Iterator[None]:
     try:
         yield
     except openai.APITimeoutError as exc:
-        raise ProviderError(
-            f"{LABEL} request timed out after {client.timeout}s; the service is slow, retry later or raise timeout_s.",
-            provider=PROVIDER,
-            transient=True,
-        ) from exc
+        raise timeout_error(LABEL, PROVIDER, client.timeout) from exc
     except openai.APIConnectionError as exc:
-        raise ProviderError(
-            f"Could not reach {LABEL} at {client.base_url}; check the network and the base_url setting.",
-            provider=PROVIDER,
-            transient=True,
-        ) from exc
+        raise unreachable_error(LABEL, PROVIDER, client.base_url) from exc
     except openai.APIStatusError as exc:
         raise error_for_status(LABEL, PROVIDER, exc.status_code, _detail(exc)) from exc
     except openai.OpenAIError as exc:

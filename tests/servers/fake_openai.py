@@ -12,8 +12,10 @@ import threading
 import time
 from collections import deque
 from dataclasses import dataclass, field
-from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from http.server import BaseHTTPRequestHandler
 from typing import Any, Callable
+
+from tests.servers.http import LocalServer, QuietServer, send_json
 
 __all__ = ["DEFAULT_BODY", "Response", "RecordedRequest", "FakeHTTPServer", "FakeOpenAI", "hashed_embedding", "words"]
 
@@ -73,7 +75,7 @@ def first_sentence(text: str) -> str:
 
 
 class _Handler(BaseHTTPRequestHandler):
-    server: "_Server"
+    server: QuietServer
     protocol_version = "HTTP/1.1"
 
     def log_message(self, format: str, *args: Any) -> None:  # noqa: A002 - silence request logging
@@ -90,71 +92,35 @@ class _Handler(BaseHTTPRequestHandler):
         resp = self.server.fake._dispatch(req)
         if resp.delay_s and self.server.fake._stopping.wait(resp.delay_s):
             return
-        payload = json.dumps(resp.json).encode() if resp.json is not None else b""
-        try:
-            self.send_response(resp.status)
-            self.send_header("Content-Type", "application/json")
-            self.send_header("Content-Length", str(len(payload)))
-            for k, v in resp.headers.items():
-                self.send_header(k, v)
-            self.end_headers()
-            self.wfile.write(payload)
-        except (BrokenPipeError, ConnectionResetError):  # client gave up (timeout test)
-            pass
+        send_json(self, resp.status, resp.json, resp.headers)
 
     do_POST = _serve
     do_GET = _serve
 
 
-class _Server(ThreadingHTTPServer):
-    daemon_threads = True
-    fake: "FakeHTTPServer"
-
-    def handle_error(self, request: Any, client_address: Any) -> None:
-        pass  # aborted connections during timeout tests are expected
-
-
-class FakeHTTPServer:
+class FakeHTTPServer(LocalServer):
     """Threaded local HTTP server with a response queue, an optional script, and per-route defaults."""
 
+    handler_class = _Handler
+
     def __init__(self, api_key: str | None = None) -> None:
+        super().__init__()
         self.api_key = api_key
         self.requests: list[RecordedRequest] = []
         self._queue: deque[Response] = deque()
         self._script: Script | None = None
         self._lock = threading.Lock()
         self._stopping = threading.Event()
-        self._httpd: _Server | None = None
-        self._thread: threading.Thread | None = None
-
-    # lifecycle -----------------------------------------------------------------
-    def start(self) -> "FakeHTTPServer":
-        """Bind 127.0.0.1 on a free port and serve in a background thread."""
-        self._httpd = _Server(("127.0.0.1", 0), _Handler)
-        self._httpd.fake = self
-        self._thread = threading.Thread(target=self._httpd.serve_forever, kwargs={"poll_interval": 0.05}, daemon=True)
-        self._thread.start()
-        return self
 
     def stop(self) -> None:
         """Stop serving and release the port (pending hangs end at once)."""
         self._stopping.set()
-        if self._httpd is not None:
-            self._httpd.shutdown()
-            self._httpd.server_close()
-            self._httpd = None
-
-    def __enter__(self) -> "FakeHTTPServer":
-        return self.start()
-
-    def __exit__(self, *exc: Any) -> None:
-        self.stop()
+        super().stop()
 
     @property
     def root_url(self) -> str:
         """http://127.0.0.1:<port> (no path)."""
-        assert self._httpd is not None, "server not started"
-        return f"http://127.0.0.1:{self._httpd.server_address[1]}"
+        return self.url
 
     @property
     def base_url(self) -> str:

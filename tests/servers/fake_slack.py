@@ -14,9 +14,11 @@ import threading
 import time
 from collections import defaultdict, deque
 from dataclasses import dataclass, field
-from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from http.server import BaseHTTPRequestHandler
 from typing import Any
 from urllib.parse import parse_qsl, urlparse
+
+from tests.servers.http import LocalServer, QuietServer, send_json
 
 BOT_USER_ID = "UBOT0VERITY"
 BOT_ID = "BVERITY01"
@@ -41,7 +43,7 @@ class Scripted:
 
 
 class _Handler(BaseHTTPRequestHandler):
-    server: "_Server"
+    server: QuietServer
     protocol_version = "HTTP/1.1"
 
     def log_message(self, format: str, *args: Any) -> None:  # noqa: A002 - silence request logging
@@ -66,33 +68,18 @@ class _Handler(BaseHTTPRequestHandler):
                 params[key] = json.loads(params[key])
         headers = {k.lower(): v for k, v in self.headers.items()}
         status, body, extra = self.server.fake.handle(url.path, params, headers)
-        payload = json.dumps(body).encode()
-        try:
-            self.send_response(status)
-            self.send_header("Content-Type", "application/json; charset=utf-8")
-            self.send_header("Content-Length", str(len(payload)))
-            for k, v in extra.items():
-                self.send_header(k, v)
-            self.end_headers()
-            self.wfile.write(payload)
-        except (BrokenPipeError, ConnectionResetError):
-            pass
+        send_json(self, status, body, extra, "application/json; charset=utf-8")
 
     do_GET = do_POST = _serve
 
 
-class _Server(ThreadingHTTPServer):
-    daemon_threads = True
-    fake: "FakeSlack"
-
-    def handle_error(self, request: Any, client_address: Any) -> None:
-        pass
-
-
-class FakeSlack:
+class FakeSlack(LocalServer):
     """The fake Slack Web API. `calls` holds every request as Call(method, params), in arrival order."""
 
+    handler_class = _Handler
+
     def __init__(self, *, emails: dict[str, str] | None = None, socket_url: str = "") -> None:
+        super().__init__()
         self.calls: list[Call] = []
         self.emails = dict(emails or {})  # Slack user id -> e-mail (users.info / users.lookupByEmail)
         self.socket_url = socket_url  # what apps.connections.open hands out
@@ -100,31 +87,6 @@ class FakeSlack:
         self._scripted: dict[str, deque[Scripted]] = defaultdict(deque)
         self._lock = threading.Lock()
         self._ts = itertools.count(1)
-        self._httpd: _Server | None = None
-
-    # lifecycle -------------------------------------------------------------------------
-    def start(self) -> "FakeSlack":
-        self._httpd = _Server(("127.0.0.1", 0), _Handler)
-        self._httpd.fake = self
-        threading.Thread(target=self._httpd.serve_forever, kwargs={"poll_interval": 0.05}, daemon=True).start()
-        return self
-
-    def stop(self) -> None:
-        if self._httpd is not None:
-            self._httpd.shutdown()
-            self._httpd.server_close()
-            self._httpd = None
-
-    def __enter__(self) -> "FakeSlack":
-        return self.start()
-
-    def __exit__(self, *exc: Any) -> None:
-        self.stop()
-
-    @property
-    def url(self) -> str:
-        assert self._httpd is not None, "server not started"
-        return f"http://127.0.0.1:{self._httpd.server_address[1]}"
 
     @property
     def api_url(self) -> str:
