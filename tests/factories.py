@@ -19,3 +19,8 @@ def make_user(username: str | None = None, **fields):
 def make_collection(name: str | None = None, **fields) -> Collection:
     """A collection with a unique name."""
     return Collection.objects.create(name=name or f"Collection {next(_seq)}", **fields)
+
+
+def all_text(parsed) -> str:
+    """Every block's text of a parsed document, one block a line."""
+    return "\n".join(block.text for block in parsed.blocks)

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import logging
 import socket
-import statistics
 import threading
 import time
 
@@ -201,21 +200,3 @@ def test_text_without_digits_or_at_skips_presidio(monkeypatch: pytest.MonkeyPatc
     redact("Who approves Dana Whitfield's travel?")
     redact("How many days for SEV2?")
     assert recorder.seen == ["How many days for SEV2?"]
-
-
-def test_p50_is_small_after_warm_up() -> None:
-    questions = [
-        "How many vacation days do I get?",
-        "Who approves Dana's expense over $1,500?",
-        "What does error E4012 mean?",
-        "Is FEATURE_CHECKOUT_V2 on in staging?",
-        "How do I reset my VPN password?",
-        "SEV2 incidents page within 15 minutes?",
-    ] * 20
-    timings = []
-    for q in questions:
-        start = time.perf_counter()
-        redact(q)
-        timings.append(time.perf_counter() - start)
-    # The target is <= 10 ms; the bound is loose so a busy CI box does not flake.
-    assert statistics.median(timings) < 0.05
