@@ -64,12 +64,13 @@ def reverify_stale_answers(limit: int = 100, *, providers: Any = None) -> dict[s
 
 def reverify_answer(answer: Answer, providers: Any) -> bool:
     """Re-run retrieval for the question and check the stored text against today's passages; True if kept."""
-    from knowledge.answering import AskOptions, answer_question
+    from knowledge.answering import AskOptions, find_passages
 
     options = AskOptions(user=_SystemReader(), collection_ids=list(answer.collection_ids) or None,
                          channel="reverify", use_cache=False, store=False)
-    fresh = answer_question(answer.question_text, options, providers)
-    sources = current_sources(answer.citations, fresh.retrieved[:TOP_PASSAGES])
+    # Retrieval only: re-checking needs today's passages, not a new (possibly paid) generation.
+    retrieved = find_passages(answer.question_text, options, providers)
+    sources = current_sources(answer.citations, retrieved[:TOP_PASSAGES])
     report = verify_answer(answer.text, sources, embed=providers.embedder.embed,
                            allowed_domains=providers.allowed_domains, judge=providers.judge)
     _record(answer, report, sources)

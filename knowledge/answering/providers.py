@@ -6,6 +6,7 @@ silence.
 
 from __future__ import annotations
 
+import functools
 import logging
 import time
 from dataclasses import dataclass, field
@@ -131,21 +132,33 @@ def _passage(passage: SourcePassage) -> Passage:
                    chunk_id=passage.first.chunk_id)
 
 
-def default_providers() -> AnsweringProviders:
-    """Providers as the settings configure them."""
+@functools.lru_cache(maxsize=8)
+def _service(kind: str, provider: str, config: tuple) -> object:
+    """An SDK-backed client (or a loaded local model), built once per process and configuration."""
     from knowledge.providers import build_completer, build_hosted_generator, build_reranker
 
+    builders = {"generator": build_hosted_generator, "completer": build_completer, "reranker": build_reranker}
+    return builders[kind](provider, dict(config))
+
+
+def service(kind: str, provider: str, config: dict) -> object:
+    """The cached client of this kind for this provider and settings."""
+    return _service(kind, provider, tuple(sorted(config.items())))
+
+
+def default_providers() -> AnsweringProviders:
+    """Providers as the settings configure them (clients and models are reused across questions)."""
     reranker: Reranker = LexicalReranker()
     if settings.VERITY_RERANKER == "cohere":
-        reranker = ProviderReranker(build_reranker("cohere", settings.PROVIDERS["cohere"]), "cohere")
+        reranker = ProviderReranker(service("reranker", "cohere", settings.PROVIDERS["cohere"]), "cohere")
     elif settings.VERITY_RERANKER == "cross-encoder":
         config = {"rerank_model": settings.VERITY_CROSS_ENCODER_PATH}
-        reranker = ProviderReranker(build_reranker("cross-encoder", config), "cross-encoder")
+        reranker = ProviderReranker(service("reranker", "cross-encoder", config), "cross-encoder")
     generator = completer = None
     if settings.VERITY_GENERATOR in ("cohere", "openai"):
         config = settings.PROVIDERS[settings.VERITY_GENERATOR]
-        generator = build_hosted_generator(settings.VERITY_GENERATOR, config)
-        completer = build_completer(settings.VERITY_GENERATOR, config)
+        generator = service("generator", settings.VERITY_GENERATOR, config)
+        completer = service("completer", settings.VERITY_GENERATOR, config)
     return AnsweringProviders(
         embedder=get_embedder(), reranker=reranker, generator=generator, completer=completer,
         hyde=settings.VERITY_HYDE, multi_query=settings.VERITY_MULTI_QUERY,
@@ -160,10 +173,8 @@ def claim_judge(completer=None):
 
     if not settings.VERITY_CLAIM_JUDGE or settings.VERITY_GENERATOR not in ("cohere", "openai"):
         return None
-    if completer is None:
-        from knowledge.providers import build_completer
-
-        completer = build_completer(settings.VERITY_GENERATOR, settings.PROVIDERS[settings.VERITY_GENERATOR])
     config = settings.PROVIDERS[settings.VERITY_GENERATOR]
+    if completer is None:
+        completer = service("completer", settings.VERITY_GENERATOR, config)
     return LLMClaimJudge(completer, max_workers=settings.VERITY_CLAIM_JUDGE_WORKERS,
                          timeout_s=float(config.get("timeout_s") or 30))

@@ -140,6 +140,16 @@ def gather(query, vector, collection_ids: list[int], providers: AnsweringProvide
     return Gathered(candidates.lexemes, hits, passages, draft, chosen, evidence)
 
 
+def find_passages(question: str, options: AskOptions | None = None,
+                  providers: AnsweringProviders | None = None) -> list[dict]:
+    """The ranked chunks the question path would cite, without generating or storing anything."""
+    options = options or AskOptions()
+    providers = providers or default_providers()
+    query = analyze(redact(question).text, glossary())
+    vector = providers.embedder.embed([query.expanded], kind="query")[0]
+    return _retrieved(gather(query, vector, allowed_collections(options), providers, Timer()).hits[:20])
+
+
 def answer_question(question: str, options: AskOptions | None = None,
                     providers: AnsweringProviders | None = None) -> AnswerResult:
     """Answer from the knowledge base with citations and confidence, or refuse; store and log it."""

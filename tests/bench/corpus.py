@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import random
 import re
 from pathlib import Path
 
@@ -13,20 +12,19 @@ REGIONS = ["Austin", "Dublin", "Lisbon", "Toronto", "Osaka", "Nairobi", "Berlin"
            "Seoul", "Lima", "Cairo", "Perth", "Quito", "Riga"]
 
 
-def _variant(text: str, copy: int, rng: random.Random) -> str:
+def _variant(text: str, copy: int) -> str:
     """The same document as another office's version: different numbers, a region line per paragraph."""
     region = REGIONS[copy % len(REGIONS)]
     text = _NUMBER.sub(lambda m: str(int(m.group(0)) + copy) if len(m.group(0)) < 5 else m.group(0), text)
     return text.replace("Northwind Labs", f"Northwind Labs {region}")
 
 
-def build_mixed_corpus(target: Path, documents: int = 220, seed: int = 7) -> int:
+def build_mixed_corpus(target: Path, documents: int = 220) -> int:
     """Write at least `documents` files (md, html, txt, rst copies with changed content, plus PDF and
     DOCX files generated from Markdown) under target; returns the number written."""
     from docx import Document as Docx
     from fpdf import FPDF
 
-    rng = random.Random(seed)
     sources = sorted(p for p in CORPUS.rglob("*") if p.suffix in TEXT_SUFFIXES)
     markdown = [p for p in sources if p.suffix == ".md"]
     written = copy = 0
@@ -35,10 +33,10 @@ def build_mixed_corpus(target: Path, documents: int = 220, seed: int = 7) -> int
         for path in sources:
             out = target / f"office-{copy:02d}" / path.relative_to(CORPUS)
             out.parent.mkdir(parents=True, exist_ok=True)
-            out.write_text(_variant(path.read_text(encoding="utf-8", errors="replace"), copy, rng), encoding="utf-8")
+            out.write_text(_variant(path.read_text(encoding="utf-8", errors="replace"), copy), encoding="utf-8")
             written += 1
         for path in markdown[: max(2, len(markdown) // 3)]:
-            text = _variant(path.read_text(encoding="utf-8"), copy, rng)
+            text = _variant(path.read_text(encoding="utf-8"), copy)
             lines = [re.sub(r"[*_`#|]", "", line).strip() for line in text.splitlines()]
             lines = [line.encode("latin-1", "replace").decode("latin-1") for line in lines if line]
             pdf = FPDF()
