@@ -6,19 +6,31 @@ from django.conf import settings
 from slack_bolt import App
 from slack_sdk import WebClient
 
-from bot import actions, listeners
+from bot import actions, after_ack, listeners
 from bot.client import with_retry_handlers
 
 
 def build_app(*, token: str, signing_secret: str, client: WebClient | None = None,
               process_before_response: bool = False, token_verification_enabled: bool = True) -> App:
-    """A Bolt App with every Verity listener; `client` lets tests point it at a local Slack API."""
+    """A Bolt App with every Verity listener; `client` lets tests point it at a local Slack API.
+
+    Question listeners ack, then hand the rest to the process's AfterAck pool (bot.after_ack), so a
+    burst of events is acknowledged before any of them is worked on; with process_before_response
+    (FaaS, tests) that work runs inline before the response instead.
+    """
     client = client or WebClient(base_url=settings.SLACK_API_URL, timeout=15)
     if client.token is None:
         client.token = token
     app = App(client=with_retry_handlers(client), signing_secret=signing_secret,
               process_before_response=process_before_response,
               token_verification_enabled=token_verification_enabled)
+    later = after_ack.run_inline if process_before_response else after_ack.submit
+
+    @app.use
+    def provide_later(context, next):  # noqa: A002 - Bolt's name for the next middleware
+        context["later"] = later
+        next()
+
     listeners.register(app)
     actions.register(app)
     return app

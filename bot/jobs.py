@@ -4,8 +4,11 @@ from __future__ import annotations
 
 import logging
 import re
+from datetime import timedelta
 
 from django.conf import settings
+from django.db.models import Q
+from django.utils import timezone
 from slack_sdk import WebClient
 from slack_sdk.webhook import WebhookClient
 
@@ -14,10 +17,14 @@ from bot.client import slack_client
 from bot.models import ChannelSetting, SlackQuestion
 from bot.people import django_user_for
 from knowledge.answering import AnswerResult, AskOptions, answer_question
+from webapp import jobs
 
 log = logging.getLogger(__name__)
 
 THREAD_TURNS = 6  # the last three question/answer pairs of the thread
+STUCK_AFTER_S = 120  # a queued question no worker took for this long is enqueued again
+GIVE_UP_AFTER_S = 15 * 60  # ...and one no worker took for this long (or tried MAX_ATTEMPTS times) gets the apology
+MAX_ATTEMPTS = 3
 _MENTION = re.compile(r"<@[UW][A-Z0-9]+>")
 
 
@@ -87,3 +94,40 @@ def deliver(client: WebClient, question: SlackQuestion, message_blocks: list[dic
                                         text=text, blocks=message_blocks)
         question.placeholder_ts = reply["ts"]
         question.save(update_fields=["placeholder_ts", "updated_at"])
+
+
+def sweep_slack_questions(*, client: WebClient | None = None) -> dict[str, int]:
+    """Job `sweep_slack_questions` (every minute): nobody is left looking at "Looking…".
+
+    A question can be left waiting by a crash between recording it and enqueueing its job, by a job
+    that expired in a long queue, or by a worker killed mid-answer. Such questions are enqueued again
+    (the answer job's atomic claim makes a duplicate harmless); after MAX_ATTEMPTS tries, or when no
+    worker took it within GIVE_UP_AFTER_S, the asker gets the apology with a Retry button instead.
+    """
+    now = timezone.now()
+    stuck = SlackQuestion.objects.filter(
+        Q(status=SlackQuestion.Status.QUEUED, updated_at__lt=now - timedelta(seconds=STUCK_AFTER_S))
+        | Q(status=SlackQuestion.Status.ANSWERING,
+            updated_at__lt=now - timedelta(seconds=settings.CELERY_TASK_TIME_LIMIT + 60)))
+    counts = {"requeued": 0, "given_up": 0}
+    for question in stuck:
+        unchanged = SlackQuestion.objects.filter(pk=question.pk, status=question.status,
+                                                 updated_at=question.updated_at)
+        never_taken_for_long = (question.status == SlackQuestion.Status.QUEUED
+                                and question.created_at < now - timedelta(seconds=GIVE_UP_AFTER_S))
+        if question.attempts >= MAX_ATTEMPTS or never_taken_for_long:
+            minutes = int((now - question.created_at).total_seconds() // 60)
+            reason = f"not answered after {question.attempts} attempt(s) in {minutes} min; gave up"
+            if unchanged.update(status=SlackQuestion.Status.FAILED, error=reason, updated_at=now):
+                counts["given_up"] += 1
+                try:
+                    client = client or slack_client()
+                    deliver(client, question, blocks.apology_blocks(question.pk), blocks.APOLOGY_TEXT)
+                except Exception:  # noqa: BLE001 - Slack itself failing: the row says failed, the log says why
+                    log.exception("could not post the apology for stuck Slack question %s", question.pk)
+        elif unchanged.update(status=SlackQuestion.Status.QUEUED, updated_at=now):  # an abandoned claim too
+            counts["requeued"] += 1
+            jobs.enqueue("answer_slack_question", question.pk)
+    if any(counts.values()):
+        log.warning("Slack questions swept: %s", counts)
+    return counts

@@ -1,13 +1,15 @@
 """Question listeners: @mentions, DMs, thread follow-ups, all-questions channels and `/ask`.
 
-Each one acks at once, records the question (the unique event id drops Slack's retries), shows
-a placeholder and enqueues `answer_slack_question`. Nothing here answers inline.
+Each one acks at once and hands the rest to `later` (bot.after_ack: after the current burst of
+acks): record the question (the unique event id drops Slack's retries), show a placeholder and
+enqueue `answer_slack_question`. Nothing here answers inline.
 """
 
 from __future__ import annotations
 
 import logging
 import re
+from typing import Any, Callable
 
 from django.conf import settings
 from slack_bolt import Ack, App
@@ -19,6 +21,8 @@ from bot.models import ChannelSetting, SlackQuestion
 from webapp import jobs
 
 log = logging.getLogger(__name__)
+
+Later = Callable[..., Any]  # later(fn, *args): run fn after the ack (AfterAck.submit, or inline)
 
 _MENTION = re.compile(r"<@[UW][A-Z0-9]+>")
 
@@ -34,21 +38,25 @@ def rate_limited(user_id: str) -> bool:
 
 
 def take_question(client: WebClient, *, event_id: str, kind: str, channel_id: str, user_id: str, text: str,
-                  message_ts: str, thread_ts: str, team_id: str = "") -> SlackQuestion | None:
-    """Record a question once, show the placeholder in its thread, and enqueue the answer job."""
-    if SlackQuestion.objects.filter(event_id=event_id).exists():
-        return None  # a retried delivery: the first one is being (or was) answered
+                  message_ts: str, thread_ts: str, team_id: str = "", disabled: bool = False) -> SlackQuestion | None:
+    """Record a question once, show the placeholder in its thread, and enqueue the answer job.
+
+    A question the bot declines (disabled channel, empty text, over the rate limit) is recorded too,
+    so that Slack's retry of that event gets neither a second note nor an answer.
+    """
     text = question_text(text)
-    if not text:
-        _tell(client, channel_id, user_id, thread_ts, blocks.EMPTY_QUESTION_TEXT, kind)
-        return None
-    if rate_limited(user_id):
-        _tell(client, channel_id, user_id, thread_ts,
-              blocks.RATE_LIMIT_TEXT.format(limit=settings.SLACK_USER_RATE_PER_MINUTE), kind)
-        return None
-    question = SlackQuestion.record(event_id=event_id, text=text, kind=kind, channel_id=channel_id,
-                                    user_id=user_id, message_ts=message_ts, thread_ts=thread_ts, team_id=team_id)
+    declined = ("disabled channel" if disabled else "empty question" if not text
+                else "over the rate limit" if rate_limited(user_id) else "")
+    question = SlackQuestion.record(event_id=event_id, text=text, kind=kind, channel_id=channel_id, user_id=user_id,
+                                    message_ts=message_ts, thread_ts=thread_ts, team_id=team_id,
+                                    status=SlackQuestion.Status.DECLINED if declined else SlackQuestion.Status.QUEUED,
+                                    error=declined)
     if question is None:
+        return None  # a retried delivery: the first one is being (or was) answered or declined
+    if declined:
+        note = {"disabled channel": blocks.DISABLED_TEXT, "empty question": blocks.EMPTY_QUESTION_TEXT,
+                "over the rate limit": blocks.RATE_LIMIT_TEXT.format(limit=settings.SLACK_USER_RATE_PER_MINUTE)}
+        _tell(client, channel_id, user_id, thread_ts, note[declined], kind)
         return None
     try:
         client.reactions_add(channel=channel_id, timestamp=message_ts, name="eyes")
@@ -80,33 +88,37 @@ def _from_a_bot(event: dict) -> bool:
     return bool(event.get("bot_id") or event.get("bot_profile") or event.get("subtype"))
 
 
-def on_mention(ack: Ack, body: dict, event: dict, client: WebClient) -> None:
+def on_mention(ack: Ack, body: dict, event: dict, client: WebClient, later: Later) -> None:
     ack()
-    if _from_a_bot(event):
-        return
+    if not _from_a_bot(event):
+        later(take_mention, client, body, event)
+
+
+def take_mention(client: WebClient, body: dict, event: dict) -> None:
     channel_id = event["channel"]
-    if ChannelSetting.objects.for_channel(channel_id).mode == ChannelSetting.Mode.DISABLED:
-        _tell(client, channel_id, event["user"], event.get("thread_ts", ""), blocks.DISABLED_TEXT,
-              SlackQuestion.Kind.MENTION)
-        return
+    disabled = ChannelSetting.objects.for_channel(channel_id).mode == ChannelSetting.Mode.DISABLED
     in_thread = event.get("thread_ts", "")
     kind = SlackQuestion.Kind.THREAD_FOLLOWUP if in_thread else SlackQuestion.Kind.MENTION
     take_question(client, event_id=body.get("event_id") or f"mention:{channel_id}:{event['ts']}", kind=kind,
                   channel_id=channel_id, user_id=event["user"], text=event.get("text", ""), message_ts=event["ts"],
-                  thread_ts=in_thread or event["ts"], team_id=body.get("team_id", ""))
+                  thread_ts=in_thread or event["ts"], team_id=body.get("team_id", ""), disabled=disabled)
 
 
-def on_message(ack: Ack, body: dict, event: dict, client: WebClient, context) -> None:
+def on_message(ack: Ack, body: dict, event: dict, client: WebClient, context, later: Later) -> None:
     ack()
     if _from_a_bot(event) or not event.get("user"):
         return
+    if event.get("channel_type") != "im" and context.bot_user_id and f"<@{context.bot_user_id}>" in event.get("text", ""):
+        return  # the app_mention listener takes it
+    later(take_message, client, body, event)
+
+
+def take_message(client: WebClient, body: dict, event: dict) -> None:
     channel_id, text = event["channel"], event.get("text", "")
     thread_ts = event.get("thread_ts", "")
     if event.get("channel_type") == "im":
         kind = SlackQuestion.Kind.DM
     else:
-        if context.bot_user_id and f"<@{context.bot_user_id}>" in text:
-            return  # the app_mention listener takes it
         mode = ChannelSetting.objects.for_channel(channel_id).mode
         if mode == ChannelSetting.Mode.DISABLED:
             return
@@ -142,7 +154,7 @@ def on_ask_command(ack: Ack, body: dict, respond) -> None:
 
 
 def register(app: App) -> None:
-    """Attach the question listeners."""
+    """Attach the question listeners (they find `later` in the context: see bot.app.build_app)."""
     app.event("app_mention")(on_mention)
     app.event("message")(on_message)
     app.command("/ask")(on_ask_command)

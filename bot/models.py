@@ -55,8 +55,10 @@ class ChannelSetting(models.Model):
 
 class SlackQuestionQuerySet(models.QuerySet):
     def recent_for_user(self, user_id: str, seconds: int = 60) -> "SlackQuestionQuerySet":
-        """Questions this Slack user asked in the last `seconds` (for the per-user rate limit)."""
-        return self.filter(user_id=user_id, created_at__gte=timezone.now() - timedelta(seconds=seconds))
+        """Questions this Slack user asked in the last `seconds` (for the per-user rate limit); declined ones
+        (over the limit, empty, disabled channel) do not count."""
+        return self.filter(user_id=user_id, created_at__gte=timezone.now() - timedelta(seconds=seconds)).exclude(
+            status=SlackQuestion.Status.DECLINED)
 
     def answered_thread(self, channel_id: str, thread_ts: str) -> bool:
         """Whether the bot already answered in this thread (so untagged follow-ups are for it)."""
@@ -64,7 +66,8 @@ class SlackQuestionQuerySet(models.QuerySet):
 
     def for_home(self, user_id: str, limit: int = 10) -> list["SlackQuestion"]:
         """A user's latest questions with their answers, for the App Home tab."""
-        return list(self.filter(user_id=user_id).select_related("answer").order_by("-created_at")[:limit])
+        return list(self.filter(user_id=user_id).exclude(status=SlackQuestion.Status.DECLINED)
+                    .select_related("answer").order_by("-created_at")[:limit])
 
 
 class SlackQuestion(models.Model):
@@ -82,6 +85,7 @@ class SlackQuestion(models.Model):
         ANSWERING = "answering", "Being answered"
         ANSWERED = "answered", "Answered"
         FAILED = "failed", "Failed"
+        DECLINED = "declined", "Declined (see error)"
 
     event_id = models.CharField(max_length=120, unique=True, help_text="Slack event id, or a derived id for /ask.")
     team_id = models.CharField(max_length=32, blank=True)

@@ -2,14 +2,18 @@
 
 from __future__ import annotations
 
+import logging
 import threading
 
+from django.core.exceptions import ImproperlyConfigured
 from django.http import HttpRequest, HttpResponse
 from django.views.decorators.csrf import csrf_exempt
 from django.views.decorators.http import require_POST
 from slack_bolt.adapter.django import SlackRequestHandler
 
 from bot.app import app_from_settings
+
+log = logging.getLogger(__name__)
 
 _handler: SlackRequestHandler | None = None
 _lock = threading.Lock()
@@ -35,4 +39,9 @@ def reset_handler(new: SlackRequestHandler | None = None) -> None:
 @csrf_exempt
 @require_POST
 def slack_events(request: HttpRequest) -> HttpResponse:
-    return handler().handle(request)
+    try:
+        slack = handler()
+    except ImproperlyConfigured as exc:  # Slack shows the admin "dispatch_failed"; the log and body say why
+        log.error("Slack request refused: %s", exc)
+        return HttpResponse(str(exc), status=503, content_type="text/plain; charset=utf-8")
+    return slack.handle(request)

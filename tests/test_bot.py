@@ -199,21 +199,33 @@ def test_all_questions_channel_answers_untagged_questions(client, slack, django_
     assert len(slack.called("chat.update")) == 1
 
 
-def test_disabled_channel_gets_a_polite_note(client, slack):
+def test_disabled_channel_gets_a_polite_note_once(client, slack):
     ChannelSetting.objects.create(channel_id="CQUIET", mode=ChannelSetting.Mode.DISABLED)
-    post_event(client, event_callback(mention(QUESTION, channel="CQUIET")))
-    assert not SlackQuestion.objects.exists()
+    envelope = event_callback(mention(QUESTION, channel="CQUIET"))
+    post_event(client, envelope)
+    post_event(client, envelope, **{"X-Slack-Retry-Num": "1", "X-Slack-Retry-Reason": "http_timeout"})
+    declined = SlackQuestion.objects.get()
+    assert declined.status == SlackQuestion.Status.DECLINED and declined.error == "disabled channel"
     notes = slack.called("chat.postEphemeral")
     assert len(notes) == 1 and notes[0]["text"] == blocks.DISABLED_TEXT and notes[0]["user"] == "UASKER1"
+    assert not slack.called("chat.postMessage")
 
 
-def test_rate_limit_answers_with_a_friendly_message(client, slack, settings):
+def test_rate_limit_answers_with_a_friendly_message_once_per_event(client, slack, settings):
     settings.SLACK_USER_RATE_PER_MINUTE = 2
     for _ in range(3):
         post_event(client, event_callback(mention(QUESTION, user="UHASTY")))
-    assert SlackQuestion.objects.filter(user_id="UHASTY").count() == 2
+    over = event_callback(mention(QUESTION, user="UHASTY"))
+    post_event(client, over)
+    post_event(client, over, **{"X-Slack-Retry-Num": "1", "X-Slack-Retry-Reason": "http_timeout"})  # Slack retries
+    asked = SlackQuestion.objects.filter(user_id="UHASTY")
+    assert asked.exclude(status=SlackQuestion.Status.DECLINED).count() == 2
+    assert asked.filter(status=SlackQuestion.Status.DECLINED, error="over the rate limit").count() == 2
     notes = slack.called("chat.postEphemeral")
-    assert len(notes) == 1 and "2 questions a minute" in notes[0]["text"]
+    assert len(notes) == 2 and all("2 questions a minute" in note["text"] for note in notes)
+    # Declined questions neither count against the limit nor clutter App Home.
+    assert SlackQuestion.objects.recent_for_user("UHASTY").count() == 2
+    assert all(q.status != SlackQuestion.Status.DECLINED for q in SlackQuestion.objects.for_home("UHASTY"))
 
 
 def test_thread_follow_up_uses_the_thread_and_a_failure_ends_in_an_apology_with_retry(

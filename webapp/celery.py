@@ -20,4 +20,10 @@ app.conf.beat_schedule = {
         "args": ("reverify_answers", []),
         "options": {"queue": "verify", "expires": 6 * 3600},
     },
+    "sweep-slack-questions": {
+        "task": "verity.run_job",
+        "schedule": 60.0,
+        "args": ("sweep_slack_questions", []),
+        "options": {"queue": "answer", "expires": 55},
+    },
 }

@@ -18,6 +18,8 @@ log = logging.getLogger(__name__)
 JOBS: dict[str, tuple[str, str]] = {
     "ingest_document": ("knowledge.ingestion.ingest_document", "ingest"),
     "answer_slack_question": ("bot.jobs.answer_slack_question", "answer"),
+    # Every minute: Celery beat or the django-q2 schedule from migration bot/0004.
+    "sweep_slack_questions": ("bot.jobs.sweep_slack_questions", "answer"),
     # Daily: Celery beat (webapp/celery.py) or the django-q2 schedule from migration verification/0002.
     "reverify_answers": ("verification.reverify.reverify_stale_answers", "verify"),
 }

@@ -1,7 +1,14 @@
-"""WSGI entry point (gunicorn webapp.wsgi)."""
+"""WSGI entry point (gunicorn webapp.wsgi, and runserver through WSGI_APPLICATION).
+
+Slack's POST /slack/events goes straight to Bolt (bot.wsgi); everything else to Django.
+"""
 import os
 
 from django.core.wsgi import get_wsgi_application
 
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "webapp.settings")
-application = get_wsgi_application()
+django_application = get_wsgi_application()
+
+from bot.wsgi import SlackEventsFirst  # noqa: E402 - needs Django set up first
+
+application = SlackEventsFirst(django_application)

@@ -1,18 +1,21 @@
-"""Load generator for the Slack bench, run as its own process so it does not share the server's GIL.
+"""Load generator for the Slack bench, run as its own process so it shares no GIL with the server.
 
-Reads {"url", "secret", "envelopes": [...]} as JSON on stdin, posts every envelope at once (one
-thread each), prints {"latencies_ms": [...], "sent_s": ...} as JSON.
+Reads {"url", "secret", "envelopes": [...]} as JSON on stdin, signs each envelope as Slack does and
+posts them all at once from one asyncio loop (one connection each, like Slack's senders), then
+prints {"latencies_ms": [...], "sent_at": [...], "sent_s": ...} as JSON: per envelope, the time
+from sending to the complete 200 response, and the wall-clock time it was sent.
 """
 
 from __future__ import annotations
 
+import asyncio
 import hashlib
 import hmac
 import json
 import sys
 import time
-import urllib.request
-from concurrent.futures import ThreadPoolExecutor
+
+import aiohttp
 
 
 def signed_headers(body: str, secret: str) -> dict[str, str]:
@@ -22,23 +25,30 @@ def signed_headers(body: str, secret: str) -> dict[str, str]:
             "Content-Type": "application/json"}
 
 
-def post(url: str, body: str, secret: str) -> float:
-    request = urllib.request.Request(url, body.encode(), signed_headers(body, secret))
-    started = time.perf_counter()
-    with urllib.request.urlopen(request, timeout=30) as response:
-        response.read()
-        if response.status != 200:
-            raise RuntimeError(f"HTTP {response.status}")
-    return (time.perf_counter() - started) * 1000
+async def burst(url: str, secret: str, bodies: list[str]) -> dict:
+    signed = [(body.encode(), signed_headers(body, secret)) for body in bodies]
+    sent_at = [0.0] * len(bodies)
+    connector = aiohttp.TCPConnector(limit=0, force_close=True)
+    async with aiohttp.ClientSession(connector=connector, timeout=aiohttp.ClientTimeout(total=30)) as session:
+        async def post(i: int) -> float:
+            data, headers = signed[i]
+            sent_at[i] = time.time()
+            started = time.perf_counter()
+            async with session.post(url, data=data, headers=headers) as response:
+                await response.read()
+                if response.status != 200:
+                    raise RuntimeError(f"HTTP {response.status}")
+            return (time.perf_counter() - started) * 1000
+
+        started = time.perf_counter()
+        latencies = await asyncio.gather(*(post(i) for i in range(len(bodies))))
+    return {"latencies_ms": latencies, "sent_at": sent_at, "sent_s": time.perf_counter() - started}
 
 
 def main() -> None:
     job = json.load(sys.stdin)
-    bodies = [json.dumps(envelope) for envelope in job["envelopes"]]
-    started = time.perf_counter()
-    with ThreadPoolExecutor(max_workers=len(bodies)) as pool:
-        latencies = list(pool.map(lambda body: post(job["url"], body, job["secret"]), bodies))
-    json.dump({"latencies_ms": latencies, "sent_s": time.perf_counter() - started}, sys.stdout)
+    result = asyncio.run(burst(job["url"], job["secret"], [json.dumps(e) for e in job["envelopes"]]))
+    json.dump(result, sys.stdout)
 
 
 if __name__ == "__main__":

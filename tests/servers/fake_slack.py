@@ -33,6 +33,7 @@ class Call:
     params: dict[str, Any]
     headers: dict[str, str] = field(default_factory=dict)
     response: dict = field(default_factory=dict)
+    at: float = field(default_factory=time.time)  # wall-clock arrival, comparable across processes
 
 
 @dataclass
@@ -118,6 +119,11 @@ class FakeSlack(LocalServer):
         """Params of every call of `method`, in order."""
         with self._lock:
             return [c.params for c in self.calls if c.method == method]
+
+    def calls_of(self, method: str) -> list[Call]:
+        """Every recorded call of `method` (with arrival times), in order."""
+        with self._lock:
+            return [c for c in self.calls if c.method == method]
 
     def responses(self, method: str) -> list[dict]:
         """What the fake answered to each call of `method`, in order."""
