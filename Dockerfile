@@ -12,4 +12,4 @@ RUN pip install --index-url https://download.pytorch.org/whl/cpu torch==2.13.0 \
 COPY . .
 RUN DJANGO_SECRET_KEY=build DATABASE_URL=postgresql://build@localhost/build python manage.py collectstatic --noinput
 EXPOSE 8000
-CMD ["gunicorn", "webapp.wsgi", "--bind", "0.0.0.0:8000", "--workers", "3"]
+CMD ["gunicorn", "webapp.wsgi"]

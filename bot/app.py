@@ -23,7 +23,9 @@ def build_app(*, token: str, signing_secret: str, client: WebClient | None = Non
         client.token = token
     app = App(client=with_retry_handlers(client), signing_secret=signing_secret,
               process_before_response=process_before_response,
-              token_verification_enabled=token_verification_enabled)
+              token_verification_enabled=token_verification_enabled,
+              # Verity uses neither say()/assistant threads nor workflow functions: less work per event.
+              attaching_conversation_kwargs_enabled=False, attaching_function_token_enabled=False)
     later = after_ack.run_inline if process_before_response else after_ack.submit
 
     @app.use

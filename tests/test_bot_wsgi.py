@@ -85,3 +85,22 @@ def test_without_slack_settings_django_explains(settings):
     status, content = call("POST", "/slack/events", body, signed_headers(body, SECRET))
     assert status == 503
     assert b"SLACK_BOT_TOKEN" in content
+
+
+def test_warm_up_builds_the_slack_app_and_survives_an_unreachable_slack(settings):
+    from bot import views
+    from webapp.warmup import warm
+
+    with FakeSlack() as fake:
+        api_url = fake.api_url
+        settings.SLACK_BOT_TOKEN, settings.SLACK_SIGNING_SECRET, settings.SLACK_API_URL = "xoxb-test", SECRET, api_url
+        reset_handler(None)
+        done = warm()
+        assert "Slack app ready" in done and "redaction engine loaded" in done
+        assert views._handler is not None and fake.called("auth.test")
+    reset_handler(None)
+    settings.SLACK_API_URL = api_url  # stopped: nothing listens there any more
+    done = warm()
+    assert any(line.startswith("Slack app not ready") for line in done)
+    assert views._handler is None  # the first Slack request tries again
+    reset_handler(None)
