@@ -19,6 +19,7 @@ from websockets.asyncio.server import ServerConnection, serve
 class FakeSocketMode:
     def __init__(self) -> None:
         self.received: list[dict] = []
+        self.first_ack_at: dict[str, float] = {}  # envelope_id -> wall-clock time its first ack arrived
         self._connections: list[ServerConnection] = []
         self._loop = asyncio.new_event_loop()
         self._ready = threading.Event()
@@ -52,7 +53,10 @@ class FakeSocketMode:
                                          "connection_info": {"app_id": "AVERITY"}}))
         try:
             async for frame in websocket:
-                self.received.append(json.loads(frame))
+                message = json.loads(frame)
+                self.received.append(message)
+                if message.get("envelope_id"):
+                    self.first_ack_at.setdefault(message["envelope_id"], time.time())
         except Exception:  # noqa: BLE001 - the client going away ends the connection
             pass
 
@@ -70,6 +74,21 @@ class FakeSocketMode:
                     "payload": payload}
         asyncio.run_coroutine_threadsafe(self._connections[-1].send(json.dumps(envelope)), self._loop).result(5)
         return envelope_id
+
+    def send_burst(self, payloads: list[dict]) -> dict[str, float]:
+        """Send events_api envelopes all at once from the server's loop; returns envelope_id -> time sent."""
+        envelopes = [{"envelope_id": str(uuid.uuid4()), "type": "events_api", "accepts_response_payload": False,
+                      "retry_attempt": 0, "retry_reason": "", "payload": payload} for payload in payloads]
+        sent: dict[str, float] = {}
+
+        async def send_all() -> None:
+            connection = self._connections[-1]
+            for envelope in envelopes:
+                sent[envelope["envelope_id"]] = time.time()
+                await connection.send(json.dumps(envelope))
+
+        asyncio.run_coroutine_threadsafe(send_all(), self._loop).result(30)
+        return sent
 
     def acks(self, envelope_id: str) -> list[dict]:
         return [f for f in self.received if f.get("envelope_id") == envelope_id]
