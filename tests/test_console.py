@@ -275,3 +275,18 @@ def test_replace_uploads_a_new_version_of_the_same_source(client, staff, sync_jo
     wrong = client.post(f"/documents/{document.pk}/replace/", {"file": SimpleUploadedFile("x.pdf", b"%PDF-")},
                         follow=True)
     assert b"same type (.md)" in wrong.content
+
+
+def test_review_queue_is_paged(client, staff):
+    from webapp.console.views import REVIEW_PAGE_SIZE
+
+    answers = [make_answer(question_text=f"Question number {i}?") for i in range(REVIEW_PAGE_SIZE + 3)]
+    first = client.get("/review/").content.decode()
+    second = client.get("/review/", {"page": 2}).content.decode()
+    shown_first = {a.pk for a in answers if f'id="answer-{a.pk}"' in first}
+    shown_second = {a.pk for a in answers if f'id="answer-{a.pk}"' in second}
+    assert len(shown_first) == REVIEW_PAGE_SIZE and len(shown_second) == 3
+    assert not shown_first & shown_second  # every waiting answer is reachable, once
+    assert f"{REVIEW_PAGE_SIZE + 3} waiting" in first and "Page 1 of 2" in first and "?page=2" in first
+    assert "Page 2 of 2" in second
+    assert client.get("/review/", {"page": "not-a-number"}).status_code == 200  # falls back to the first page

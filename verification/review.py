@@ -10,7 +10,7 @@ from django.utils import timezone
 from knowledge.models import Answer
 
 
-QUEUE_ORDER = ("priority", "confidence", "-created_at")
+QUEUE_ORDER = ("priority", "confidence", "-created_at", "-pk")  # pk: a stable order across pages
 
 
 def review_priority() -> Case:

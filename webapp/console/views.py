@@ -7,6 +7,7 @@ from pathlib import PurePosixPath
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.core.exceptions import PermissionDenied
+from django.core.paginator import Paginator
 from django.http import Http404, JsonResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
@@ -196,12 +197,15 @@ def answer_feedback(request, pk: int):
     return redirect(f"{reverse('console:ask')}?answer={answer.pk}")
 
 
+REVIEW_PAGE_SIZE = 25
+
+
 @login_required
 def review_queue(request):
     _require(is_reviewer(request.user))
-    answers = list(reviews.review_queue()[:25])
-    return render(request, "console/review.html", {"items": presenters.review_items(answers), "nav": "review",
-                                                   "total": reviews.review_queue().count()})
+    page = Paginator(reviews.review_queue(), REVIEW_PAGE_SIZE).get_page(request.GET.get("page"))
+    return render(request, "console/review.html", {"items": presenters.review_items(list(page.object_list)),
+                                                   "nav": "review", "page": page, "total": page.paginator.count})
 
 
 @login_required
