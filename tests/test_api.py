@@ -96,8 +96,8 @@ def test_document_list_shows_readable_collections_only(api):
     public = Document.objects.create(collection=make_collection(), source="public.md", status="ready")
     secret = Document.objects.create(collection=make_collection(is_public=False), source="secret.md")
     response = api.get("/api/documents/", {"collection": public.collection_id})
-    assert [d["source"] for d in response.json()] == ["public.md"]
-    assert "secret.md" not in {d["source"] for d in api.get("/api/documents/").json()}
+    assert [d["source"] for d in response.json()["results"]] == ["public.md"]
+    assert "secret.md" not in {d["source"] for d in api.get("/api/documents/").json()["results"]}
     detail = api.get(f"/api/documents/{public.pk}/").json()
     assert detail["source"] == "public.md" and detail["url"].endswith(f"/documents/{public.pk}/")
     assert "versions" in detail and "content" not in detail
@@ -198,3 +198,14 @@ def test_create_api_token_for_an_unknown_user_fails_clearly():
 
     with pytest.raises(CommandError, match="No user named 'ghost'"):
         call_command("create_api_token", "ghost")
+
+
+def test_document_list_comes_a_page_at_a_time(api):
+    collection = make_collection()
+    Document.objects.bulk_create([Document(collection=collection, source=f"doc-{i:03d}.md", status="ready")
+                                  for i in range(7)])
+    first = api.get("/api/documents/", {"collection": collection.pk, "page_size": 5}).json()
+    assert first["count"] == 7 and len(first["results"]) == 5 and first["previous"] is None
+    second = api.get(first["next"]).json()
+    assert [d["source"] for d in second["results"]] == ["doc-005.md", "doc-006.md"] and second["next"] is None
+    assert api.get("/api/documents/", {"collection": collection.pk, "page": 9}).status_code == 404

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from django.shortcuts import get_object_or_404
 from rest_framework import generics, status
+from rest_framework.pagination import PageNumberPagination
 from rest_framework.parsers import FormParser, JSONParser, MultiPartParser
 from rest_framework.response import Response
 from rest_framework.views import APIView
@@ -47,15 +48,26 @@ class AskView(APIView):
         return Response(result.to_dict())
 
 
+class DocumentPages(PageNumberPagination):
+    """{"count", "next", "previous", "results"}: 100 documents a page (?page=N, ?page_size= up to 500)."""
+
+    page_size = 100
+    page_size_query_param = "page_size"
+    max_page_size = 500
+
+
 class DocumentListView(generics.ListAPIView):
-    """GET documents in readable collections (?collection=<id>&status=<status>); POST multipart to upload."""
+    """GET documents in readable collections (?collection=<id>&status=<status>), a page at a time; POST
+    multipart to upload."""
 
     serializer_class = DocumentSerializer
+    pagination_class = DocumentPages
     permission_classes = [CanUploadOrReadOnly]
     parser_classes = [MultiPartParser, FormParser]
 
     def get_queryset(self):
-        documents = readable_documents(self.request.user).select_related("collection").order_by("collection__name", "source")
+        documents = readable_documents(self.request.user).select_related("collection").order_by(
+            "collection__name", "source", "pk")
         collection = self.request.query_params.get("collection", "")
         if collection.isdigit():
             documents = documents.filter(collection_id=int(collection))
