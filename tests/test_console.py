@@ -9,6 +9,7 @@ import pytest
 from django.core.files.uploadedfile import SimpleUploadedFile
 
 from knowledge.models import Answer, Document, Feedback, KnowledgeGap
+from verification import review as reviews
 from tests.factories import make_collection, make_user
 
 pytestmark = pytest.mark.django_db
@@ -290,3 +291,25 @@ def test_review_queue_is_paged(client, staff):
     assert f"{REVIEW_PAGE_SIZE + 3} waiting" in first and "Page 1 of 2" in first and "?page=2" in first
     assert "Page 2 of 2" in second
     assert client.get("/review/", {"page": "not-a-number"}).status_code == 200  # falls back to the first page
+
+
+def test_a_reviewers_edit_is_checked_against_the_cited_sources(client, staff):
+    faithful = make_answer()
+    client.post(f"/review/{faithful.pk}/", {"action": "verify", "text": "The meal allowance is 55 USD per day [1]."})
+    faithful.refresh_from_db()
+    assert faithful.status == Answer.Status.VERIFIED
+    assert faithful.verification["reviewer_edit"]["faithful"] is True and not reviews.edit_findings(faithful)
+
+    wrong = make_answer()
+    response = client.post(f"/review/{wrong.pk}/", {"action": "verify", "note": "updated",
+                                                    "text": "The daily meal allowance is 75 USD [1]."}, follow=True)
+    wrong.refresh_from_db()
+    assert wrong.status == Answer.Status.VERIFIED  # the reviewer decides...
+    findings = reviews.edit_findings(wrong)
+    assert findings and "75" in findings[0]  # ...but is told what the sources do not support
+    assert "the cited sources do not support" in response.content.decode()
+    assert "updated" in wrong.review_note and "reviewer's edit has 1 of 1 claim(s)" in wrong.review_note
+
+    client.post(f"/review/{wrong.pk}/", {"action": "verify", "text": "The daily meal allowance is 55 USD [1]."})
+    wrong.refresh_from_db()
+    assert not reviews.edit_findings(wrong)  # findings belong to the text they were found in

@@ -179,3 +179,28 @@ def test_daily_schedules_exist():
     assert Schedule.objects.filter(name="reverify-answers-daily", func="webapp.jobs.run_job").exists()
     entry = app.conf.beat_schedule["reverify-answers-daily"]
     assert entry["args"][0] == "reverify_answers" and entry["options"]["queue"] == "verify"
+
+
+def test_an_edit_in_the_change_form_is_checked_against_the_cited_sources(staff):
+    from verification.review import edit_findings
+
+    answer = make_answer()
+    url = reverse("admin:verification_reviewitem_change", args=[answer.pk])
+    response = staff.post(url, {"text": "Desks are booked in Deskly up to 30 days ahead [1].", "review_note": "",
+                                "reverify_at": "", "_verify": "Save and verify"}, follow=True)
+    answer.refresh_from_db()
+    assert answer.status == Answer.Status.VERIFIED and "30 days" in answer.text
+    assert edit_findings(answer) and answer.verification["reviewer_edit"]["faithful"] is False
+    assert "the cited sources do not support" in response.content.decode()
+
+
+def test_cited_sources_use_the_cited_chunk_only_while_it_belongs_to_the_cited_document(corpus_db):
+    from knowledge.models import Chunk
+    from verification.review import cited_sources
+
+    chunk = Chunk.objects.select_related("document").first()
+    own = {"n": 1, "source": f"{chunk.document.source}#x", "chunk_id": chunk.pk, "quote": "old quote"}
+    foreign = {"n": 2, "source": "elsewhere.md#y", "chunk_id": chunk.pk, "quote": "the saved quote"}
+    gone = {"n": 3, "source": "gone.md", "chunk_id": 10**9, "quote": "what was cited"}
+    assert [(s.n, s.text) for s in cited_sources([own, foreign, gone])] == [
+        (1, chunk.text), (2, "the saved quote"), (3, "what was cited")]

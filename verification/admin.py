@@ -200,7 +200,12 @@ class ReviewItemAdmin(admin.ModelAdmin):
     def save_model(self, request, obj, form, change):
         super().save_model(request, obj, form, change)
         if "_verify" in request.POST:
-            review.verify(obj, request.user, edited_text=obj.text, note=obj.review_note, reverify_at=obj.reverify_at)
+            review.verify(obj, request.user, edited_text=obj.text, note=obj.review_note, reverify_at=obj.reverify_at,
+                          previous_text=form.initial.get("text") if "text" in form.changed_data else obj.text)
+            findings = review.edit_findings(obj)
+            if findings:
+                self.message_user(request, f"The edit has {len(findings)} claim(s) the cited sources do not "
+                                           f"support: {'; '.join(findings[:3])}.", messages.WARNING)
         elif "_flag" in request.POST:
             review.flag(obj, request.user, note=obj.review_note)
 

@@ -222,6 +222,10 @@ def review_action(request, pk: int):
         reviews.verify(answer, request.user, edited_text=data["text"] or None, note=data["note"],
                        reverify_at=data["reverify_at"])
         messages.success(request, "Verified: this answer will be reused for similar questions.")
+        findings = reviews.edit_findings(answer)
+        if findings:
+            messages.warning(request, f"Your edit has {len(findings)} claim(s) the cited sources do not support: "
+                                      + "; ".join(findings[:3]) + ". Check them, or flag the answer instead.")
     elif data["action"] == "flag":
         reviews.flag(answer, request.user, note=data["note"])
         messages.success(request, "Flagged: this answer will never be reused.")
