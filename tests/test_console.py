@@ -88,8 +88,9 @@ def test_upload_many_files_reports_each_and_ingests_the_good_ones(client, staff,
         SimpleUploadedFile("budget.xlsx", b"PK\x03\x04 not really"),
         SimpleUploadedFile("huge.txt", b"word " * 300_000),
     ]
-    response = sync_jobs(lambda: client.post("/documents/upload/", {"collection": collection.pk, "files": files}))
-    assert response.status_code == 200
+    posted = sync_jobs(lambda: client.post("/documents/upload/", {"collection": collection.pk, "files": files}))
+    assert posted.status_code == 302  # post/redirect/get: reloading the results never uploads again
+    response = client.get(posted.url)
     outcomes = {o.name: o for o in response.context["outcomes"]}
     assert outcomes["travel.md"].accepted and outcomes["notes.txt"].accepted
     assert not outcomes["budget.xlsx"].accepted and "cannot read this kind of file" in outcomes["budget.xlsx"].message
@@ -99,6 +100,8 @@ def test_upload_many_files_reports_each_and_ingests_the_good_ones(client, staff,
     assert all(d.status == Document.Status.READY and d.chunk_count > 0 for d in documents.values())
     assert documents["travel.md"].owner == staff
     assert b"2 of 4 files accepted" in response.content
+    assert b"Ready" in response.content  # statuses as they are now, not as they were at upload time
+    assert client.get("/documents/upload/").context["outcomes"] is None  # shown once
 
 
 def test_upload_queues_without_running_when_a_worker_is_used(client, staff, settings, django_capture_on_commit_callbacks):

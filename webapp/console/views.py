@@ -24,7 +24,7 @@ from webapp.console.forms import AskForm, DocumentFilterForm, FeedbackForm, Revi
 from webapp.console.sections import build_sections
 from webapp.roles import (can_manage, is_knowledge_owner, is_reviewer, managed_collections, readable_collections,
                           readable_documents)
-from webapp.uploads import accept_upload, accept_uploads
+from webapp.uploads import UploadOutcome, accept_upload, accept_uploads
 
 
 def _require(allowed: bool) -> None:
@@ -75,17 +75,33 @@ def document_upload(request):
     collections = managed_collections(request.user)
     _require(collections.exists())
     form = UploadForm(request.POST or None, collections=collections)
-    outcomes = None
     if request.method == "POST" and form.is_valid():
         files = request.FILES.getlist("files")
         if not files:
             form.add_error(None, "Choose or drop at least one file.")
         else:
             outcomes = accept_uploads(form.cleaned_data["collection"], files, owner=request.user)
+            # Post/redirect/get: the results page can be reloaded (showing live statuses) without re-sending.
+            request.session[UPLOAD_RESULTS_KEY] = [o.to_dict() for o in outcomes]
+            return redirect("console:document_upload")
+    outcomes = _last_upload_outcomes(request) if request.method == "GET" else None
     return render(request, "console/document_upload.html", {
         "form": form, "outcomes": outcomes, "nav": "upload",
         "accepted": sum(1 for o in outcomes or [] if o.accepted),
     })
+
+
+UPLOAD_RESULTS_KEY = "verity-upload-results"
+
+
+def _last_upload_outcomes(request) -> list[UploadOutcome] | None:
+    """The results of this session's last upload, once, with each document as it is now."""
+    saved = request.session.pop(UPLOAD_RESULTS_KEY, None)
+    if not saved:
+        return None
+    documents = Document.objects.in_bulk([r["document_id"] for r in saved if r.get("document_id")])
+    return [UploadOutcome(r["name"], r["accepted"], r["message"], documents.get(r.get("document_id")))
+            for r in saved]
 
 
 def _readable_document(request, pk: int) -> Document:
