@@ -9,10 +9,13 @@ waited `max_wait_s` (so steady traffic cannot starve it). Acks go first; the pla
 few tens of milliseconds later.
 
 Nothing is lost that was not already at risk: Bolt runs listeners in memory after the ack too.
+A process that exits normally (a deploy or restart: gunicorn's graceful worker exit, `runbot` on
+SIGTERM or Ctrl-C) first runs what is still queued; only a hard kill loses it.
 """
 
 from __future__ import annotations
 
+import atexit
 import logging
 import os
 import threading
@@ -108,7 +111,9 @@ def shared() -> AfterAck:
     if _shared is None or _shared[0] != os.getpid():
         with _shared_lock:
             if _shared is None or _shared[0] != os.getpid():
-                _shared = (os.getpid(), AfterAck())
+                pool = AfterAck()
+                atexit.register(pool.shutdown)  # a normal exit runs what is queued, at once
+                _shared = (os.getpid(), pool)
     return _shared[1]
 
 

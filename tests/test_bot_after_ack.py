@@ -3,8 +3,13 @@
 from __future__ import annotations
 
 import multiprocessing
+import os
+import subprocess
+import sys
+import textwrap
 import threading
 import time
+from pathlib import Path
 
 import pytest
 
@@ -96,3 +101,16 @@ def test_a_forked_process_gets_its_own_pool():
     child.join(timeout=30)
     assert child.exitcode == 0
     assert queue.get(timeout=5) == "ran in the child"
+
+
+def test_a_normal_exit_runs_what_is_still_queued(tmp_path):
+    done = tmp_path / "done"
+    script = textwrap.dedent(f"""
+        import pathlib
+        from bot import after_ack
+        after_ack.submit(pathlib.Path({str(done)!r}).write_text, "taken")
+        # the process exits at once: the work waits for a quiet moment that never comes
+    """)
+    subprocess.run([sys.executable, "-c", script], check=True, timeout=60, cwd=Path(__file__).resolve().parents[1],
+                   env={**os.environ, "DJANGO_SETTINGS_MODULE": "webapp.settings"})
+    assert done.read_text() == "taken"

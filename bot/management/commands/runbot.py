@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+import signal
+import sys
+
 from django.conf import settings
 from django.core.management.base import BaseCommand, CommandError
 
@@ -24,5 +27,7 @@ class Command(BaseCommand):
 
         # Socket Mode requests are not signed (the WebSocket is authenticated by the app token).
         app = build_app(token=settings.SLACK_BOT_TOKEN, signing_secret=settings.SLACK_SIGNING_SECRET or "unused")
+        # SIGTERM (a deploy, docker stop) exits like Ctrl-C, so questions already acked are still taken.
+        signal.signal(signal.SIGTERM, lambda *_: sys.exit(0))
         self.stdout.write("Verity bot connected over Socket Mode. Ctrl-C to stop.")
         SocketModeHandler(release_db_connections(app), settings.SLACK_APP_TOKEN).start()
