@@ -47,7 +47,9 @@ def take_question(client: WebClient, *, event_id: str, kind: str, channel_id: st
     text = question_text(text)
     declined = ("disabled channel" if disabled else "empty question" if not text
                 else "over the rate limit" if rate_limited(user_id) else "")
-    question = SlackQuestion.record(event_id=event_id, text=text, kind=kind, channel_id=channel_id, user_id=user_id,
+    # A declined question keeps only what de-duplication needs: not its text.
+    question = SlackQuestion.record(event_id=event_id, text="" if declined else text, kind=kind,
+                                    channel_id=channel_id, user_id=user_id,
                                     message_ts=message_ts, thread_ts=thread_ts, team_id=team_id,
                                     status=SlackQuestion.Status.DECLINED if declined else SlackQuestion.Status.QUEUED,
                                     error=declined)

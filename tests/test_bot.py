@@ -206,6 +206,7 @@ def test_disabled_channel_gets_a_polite_note_once(client, slack):
     post_event(client, envelope, **{"X-Slack-Retry-Num": "1", "X-Slack-Retry-Reason": "http_timeout"})
     declined = SlackQuestion.objects.get()
     assert declined.status == SlackQuestion.Status.DECLINED and declined.error == "disabled channel"
+    assert declined.text == ""  # a disabled channel's question is not kept
     notes = slack.called("chat.postEphemeral")
     assert len(notes) == 1 and notes[0]["text"] == blocks.DISABLED_TEXT and notes[0]["user"] == "UASKER1"
     assert not slack.called("chat.postMessage")
