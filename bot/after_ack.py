@@ -70,7 +70,8 @@ class AfterAck:
             for thread in self._threads:
                 thread.join()
 
-    def _next(self):
+    def _next(self, busy: bool):
+        """The next task once it may start; _IDLE when a busy thread finds the queue empty; None at shutdown."""
         with self._cond:
             while True:
                 if self._tasks:
@@ -82,24 +83,32 @@ class AfterAck:
                     self._cond.wait(wait)
                 elif self._closed:
                     return None
+                elif busy:
+                    return _IDLE
                 else:
                     self._cond.wait()
 
     def _work(self) -> None:
-        while (task := self._next()) is not None:
+        busy = False
+        while (task := self._next(busy)) is not None:
+            if task is _IDLE:  # the burst is worked off: give this thread's connection back
+                connections.close_all()
+                busy = False
+                continue
+            busy = True
             _, future, fn, args, kwargs = task
             if not future.set_running_or_notify_cancel():
                 continue
-            close_old_connections()
+            close_old_connections()  # drops a broken or expired connection, as at a request boundary
             try:
                 future.set_result(fn(*args, **kwargs))
             except BaseException as exc:  # noqa: BLE001 - handed to the future and logged, the thread lives on
                 log.exception("work after an ack failed: %s", getattr(fn, "__name__", fn))
                 future.set_exception(exc)
-            finally:
-                connections.close_all()  # this thread's connections only
+        connections.close_all()
 
 
+_IDLE = object()
 _shared: tuple[int, AfterAck] | None = None
 _shared_lock = threading.Lock()
 

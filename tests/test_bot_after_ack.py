@@ -114,3 +114,31 @@ def test_a_normal_exit_runs_what_is_still_queued(tmp_path):
     subprocess.run([sys.executable, "-c", script], check=True, timeout=60, cwd=Path(__file__).resolve().parents[1],
                    env={**os.environ, "DJANGO_SETTINGS_MODULE": "webapp.settings"})
     assert done.read_text() == "taken"
+
+
+@pytest.mark.django_db(transaction=True)
+def test_a_burst_reuses_a_connection_and_an_idle_pool_gives_it_back():
+    from django.db import connection
+
+    def backend_pid() -> int:
+        with connection.cursor() as cursor:
+            cursor.execute("SELECT pg_backend_pid()")
+            return cursor.fetchone()[0]
+
+    def others() -> int:
+        with connection.cursor() as cursor:
+            cursor.execute("SELECT count(*) FROM pg_stat_activity WHERE datname = current_database() "
+                           "AND pid <> pg_backend_pid()")
+            return cursor.fetchone()[0]
+
+    before = others()
+    pool = AfterAck(threads=1, quiet_s=0.05, max_wait_s=5)
+    try:
+        pids = [future.result(timeout=10) for future in [pool.submit(backend_pid) for _ in range(5)]]
+        assert len(set(pids)) == 1  # one connection for the whole burst, not one per question
+        deadline = time.monotonic() + 5
+        while others() > before and time.monotonic() < deadline:
+            time.sleep(0.05)
+        assert others() == before  # idle again: the pool's thread holds no connection
+    finally:
+        pool.shutdown()
