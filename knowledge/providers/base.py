@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
-from typing import Literal, Protocol, runtime_checkable
+from typing import Callable, Literal, Protocol, runtime_checkable
 
 import numpy as np
 
@@ -24,6 +24,8 @@ __all__ = [
     "clean_markers",
     "error_for_status",
     "l2_normalise",
+    "embedding_width",
+    "embed_in_batches",
 ]
 
 INSUFFICIENT_CONTEXT = "INSUFFICIENT_CONTEXT"
@@ -218,3 +220,31 @@ def l2_normalise(matrix: np.ndarray) -> np.ndarray:
     norms = np.linalg.norm(arr, axis=1, keepdims=True)
     norms[norms == 0] = 1.0
     return (arr / norms).astype(np.float32)
+
+
+def embedding_width(model: str, dim: int | None, known: dict[str, int]) -> int:
+    """The width of `model`'s vectors: `dim` when given, else the known width, else a clear error."""
+    width = dim or known.get(model)
+    if not width:
+        raise ValueError(f"Unknown width for embedding model {model!r}; pass dim= (embed_dim setting).")
+    return width
+
+
+def embed_in_batches(texts: list[str], dim: int, batch_size: int, fetch: Callable[[list[str]], list[list[float]]],
+                     *, label: str, provider: str) -> np.ndarray:
+    """Embed `texts` with `fetch(batch) -> rows`, `batch_size` at a time (blank texts sent as " "), check the
+    shape and return unit-length float32 rows."""
+    if not texts:
+        return np.zeros((0, dim), dtype=np.float32)
+    rows: list[list[float]] = []
+    for start in range(0, len(texts), batch_size):
+        rows.extend(fetch([t if t.strip() else " " for t in texts[start : start + batch_size]]))
+    matrix = np.asarray(rows, dtype=np.float32)
+    if matrix.shape != (len(texts), dim):
+        raise ProviderError(
+            f"{label} embeddings have shape {matrix.shape}, expected ({len(texts)}, {dim}); "
+            "check embed_model and embed_dim (changing them requires re-indexing).",
+            provider=provider,
+            transient=False,
+        )
+    return l2_normalise(matrix)

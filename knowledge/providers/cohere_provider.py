@@ -21,7 +21,8 @@ from .base import (
     Usage,
     clean_markers,
     error_for_status,
-    l2_normalise,
+    embed_in_batches,
+    embedding_width,
 )
 from .pricing import with_cost
 from .routing import route
@@ -315,19 +316,13 @@ class CohereEmbedder(_CohereBase):
         client: cohere.ClientV2 | None = None,
     ) -> None:
         super().__init__(api_key, base_url, model, timeout_s, max_retries, client=client)
-        resolved = dim or KNOWN_EMBED_DIMS.get(model)
-        if not resolved:
-            raise ValueError(f"Unknown width for embedding model {model!r}; pass dim= (embed_dim setting).")
-        self.dim = resolved
+        self.dim = embedding_width(model, dim, KNOWN_EMBED_DIMS)
 
     def embed(self, texts: list[str], *, kind: Literal["document", "query"]) -> np.ndarray:
         """Return a (len(texts), dim) float32 array of unit-length rows."""
-        if not texts:
-            return np.zeros((0, self.dim), dtype=np.float32)
         input_type = "search_query" if kind == "query" else "search_document"
-        rows: list[list[float]] = []
-        for start in range(0, len(texts), EMBED_BATCH):
-            batch = [t if t.strip() else " " for t in texts[start : start + EMBED_BATCH]]
+
+        def fetch(batch: list[str]) -> list[list[float]]:
             with self._errors():
                 resp = self.client.embed(
                     model=self.model, texts=batch, input_type=input_type, embedding_types=["float"], truncate="END"
@@ -339,13 +334,6 @@ class CohereEmbedder(_CohereBase):
                     provider=PROVIDER,
                     transient=False,
                 )
-            rows.extend(floats)
-        matrix = np.asarray(rows, dtype=np.float32)
-        if matrix.shape != (len(texts), self.dim):
-            raise ProviderError(
-                f"{LABEL} embeddings have shape {matrix.shape}, expected ({len(texts)}, {self.dim}); "
-                "check embed_model and embed_dim (changing them requires re-indexing).",
-                provider=PROVIDER,
-                transient=False,
-            )
-        return l2_normalise(matrix)
+            return floats
+
+        return embed_in_batches(texts, self.dim, EMBED_BATCH, fetch, label=LABEL, provider=PROVIDER)

@@ -19,7 +19,8 @@ from .base import (
     clean_markers,
     error_for_status,
     grounding_system_prompt,
-    l2_normalise,
+    embed_in_batches,
+    embedding_width,
 )
 from .pricing import with_cost
 from .routing import route
@@ -187,29 +188,16 @@ class OpenAIEmbedder:
     ) -> None:
         self.model = model
         self._send_dimensions = dim is not None and model.startswith("text-embedding-3")
-        resolved = dim or KNOWN_EMBED_DIMS.get(model)
-        if not resolved:
-            raise ValueError(f"Unknown width for embedding model {model!r}; pass dim= (embed_dim setting).")
-        self.dim = resolved
+        self.dim = embedding_width(model, dim, KNOWN_EMBED_DIMS)
         self.client = client or make_openai_client(api_key, base_url, timeout_s, max_retries)
 
     def embed(self, texts: list[str], *, kind: Literal["document", "query"]) -> np.ndarray:
         """Return a (len(texts), dim) float32 array of unit-length rows."""
-        if not texts:
-            return np.zeros((0, self.dim), dtype=np.float32)
-        rows: list[list[float]] = []
         extra = {"dimensions": self.dim} if self._send_dimensions else {}
-        for start in range(0, len(texts), EMBED_BATCH):
-            batch = [t if t.strip() else " " for t in texts[start : start + EMBED_BATCH]]
+
+        def fetch(batch: list[str]) -> list[list[float]]:
             with openai_errors(self.client):
                 resp = self.client.embeddings.create(model=self.model, input=batch, encoding_format="float", **extra)
-            rows.extend(item.embedding for item in sorted(resp.data, key=lambda d: d.index))
-        matrix = np.asarray(rows, dtype=np.float32)
-        if matrix.shape != (len(texts), self.dim):
-            raise ProviderError(
-                f"{LABEL} embeddings have shape {matrix.shape}, expected ({len(texts)}, {self.dim}); "
-                "check embed_model and embed_dim (changing them requires re-indexing).",
-                provider=PROVIDER,
-                transient=False,
-            )
-        return l2_normalise(matrix)
+            return [item.embedding for item in sorted(resp.data, key=lambda d: d.index)]
+
+        return embed_in_batches(texts, self.dim, EMBED_BATCH, fetch, label=LABEL, provider=PROVIDER)
