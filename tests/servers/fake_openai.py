@@ -12,10 +12,9 @@ import threading
 import time
 from collections import deque
 from dataclasses import dataclass, field
-from http.server import BaseHTTPRequestHandler
 from typing import Any, Callable
 
-from tests.servers.http import LocalServer, QuietServer, send_json
+from tests.servers.http import LocalServer, QuietHandler, send_json
 
 __all__ = ["DEFAULT_BODY", "Response", "RecordedRequest", "FakeHTTPServer", "FakeOpenAI", "hashed_embedding", "words"]
 
@@ -74,16 +73,9 @@ def first_sentence(text: str) -> str:
     return (m.group(1) if m else text).rstrip(".!?").strip()
 
 
-class _Handler(BaseHTTPRequestHandler):
-    server: QuietServer
-    protocol_version = "HTTP/1.1"
-
-    def log_message(self, format: str, *args: Any) -> None:  # noqa: A002 - silence request logging
-        pass
-
+class _Handler(QuietHandler):
     def _serve(self) -> None:
-        length = int(self.headers.get("Content-Length") or 0)
-        raw = self.rfile.read(length) if length else b""
+        raw = self.body()
         try:
             body = json.loads(raw) if raw else None
         except ValueError:

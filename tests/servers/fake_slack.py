@@ -14,11 +14,10 @@ import threading
 import time
 from collections import defaultdict, deque
 from dataclasses import dataclass, field
-from http.server import BaseHTTPRequestHandler
 from typing import Any
 from urllib.parse import parse_qsl, urlparse
 
-from tests.servers.http import LocalServer, QuietServer, send_json
+from tests.servers.http import LocalServer, QuietHandler, send_json
 
 BOT_USER_ID = "UBOT0VERITY"
 BOT_ID = "BVERITY01"
@@ -43,16 +42,9 @@ class Scripted:
     headers: dict[str, str] = field(default_factory=dict)
 
 
-class _Handler(BaseHTTPRequestHandler):
-    server: QuietServer
-    protocol_version = "HTTP/1.1"
-
-    def log_message(self, format: str, *args: Any) -> None:  # noqa: A002 - silence request logging
-        pass
-
+class _Handler(QuietHandler):
     def _serve(self) -> None:
-        length = int(self.headers.get("Content-Length") or 0)
-        raw = self.rfile.read(length).decode("utf-8", "replace") if length else ""
+        raw = self.body().decode("utf-8", "replace")
         url = urlparse(self.path)
         params: dict[str, Any] = dict(parse_qsl(url.query))
         ctype = (self.headers.get("Content-Type") or "").lower()

@@ -18,6 +18,20 @@ class QuietServer(ThreadingHTTPServer):
         pass
 
 
+class QuietHandler(BaseHTTPRequestHandler):
+    """HTTP/1.1 request handler that logs nothing; `body()` reads the request body."""
+
+    server: QuietServer
+    protocol_version = "HTTP/1.1"
+
+    def log_message(self, format: str, *args: Any) -> None:  # noqa: A002 - silence request logging
+        pass
+
+    def body(self) -> bytes:
+        length = int(self.headers.get("Content-Length") or 0)
+        return self.rfile.read(length) if length else b""
+
+
 def send_json(handler: BaseHTTPRequestHandler, status: int, body: Any, headers: dict[str, str] | None = None,
               content_type: str = "application/json") -> None:
     """Write a JSON response (an empty body for None); a client that already gave up is ignored."""
