@@ -6,7 +6,7 @@ STAMP := $(VENV)/.installed-$(shell cat pyproject.toml | sha1sum | cut -c1-12)
 export PIP_DISABLE_PIP_VERSION_CHECK := 1
 export HF_HUB_OFFLINE := 1
 
-.PHONY: setup install run test bench worker web bot celery-worker clean-db
+.PHONY: setup install run test bench eval eval-corpus worker web bot celery-worker clean-db
 
 setup: install  ## venv, dependencies, database, migrations, demo admin, sample corpus
 	$(BIN)/python manage.py migrate --noinput -v 0
@@ -44,6 +44,9 @@ test: setup  ## the test suite against real PostgreSQL + pgvector and Redis
 
 bench: setup  ## benchmarks (slow; not part of `make test`)
 	$(BIN)/python -m pytest tests/bench -q -s
+
+eval-corpus: install  ## fetch the real-documentation corpus (pinned, checksummed, cached outside git)
+	$(BIN)/python scripts/eval_corpus.py
 
 clean-db:  ## stop and delete the embedded database (all local data)
 	-$(BIN)/python -c 'import pgserver; pgserver.get_server("var/pgdata", cleanup_mode="delete").cleanup()'

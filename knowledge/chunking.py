@@ -10,49 +10,11 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 
 from knowledge.parsing.base import Block, ParsedDocument, table_to_text
+from textcore.sentences import is_code_block, sentence_spans
 
-__all__ = ["ChunkDraft", "chunk_document", "embed_text_for", "minilm_token_counter", "split_sentences"]
+__all__ = ["ChunkDraft", "chunk_document", "embed_text_for", "minilm_token_counter"]
 
 TokenCounter = Callable[[str], int]
-
-# Words that end with a period without ending a sentence (compared lower-case, without the dot).
-_ABBREVIATIONS = {
-    "dr", "mr", "mrs", "ms", "prof", "sr", "jr", "st", "vs", "no", "nos", "fig", "figs", "approx",
-    "dept", "inc", "ltd", "co", "corp", "jan", "feb", "apr", "jun", "jul", "aug", "sep", "sept",
-    "oct", "nov", "dec", "pp", "vol", "ref", "sec", "cf", "al", "ext", "tel", "rev", "ave", "etc",
-}
-_BOUNDARY = re.compile(r"[.!?…]+[\"'”’)\]]*(\s+)(?=[\"'“‘(\[*_]*(\w))")
-_WORD_BEFORE = re.compile(r"(\S*)$")
-_LIST_ITEM = re.compile(r"^\s*(?:[-*+•]|\d{1,3}[.)]|\|)\s*")
-
-
-def split_sentences(text: str) -> list[str]:
-    """Split text into sentences without breaking on e.g./i.e., decimals, versions or titles."""
-    return [text[a:b] for a, b in _sentence_spans(text)]
-
-
-def _sentence_spans(text: str) -> list[tuple[int, int]]:
-    spans: list[tuple[int, int]] = []
-    start = 0
-    for match in _BOUNDARY.finditer(text):
-        nxt = match.group(2)
-        if not (nxt.isupper() or nxt.isdigit()):
-            continue
-        punct_at = match.start()
-        if text[punct_at] == "." and text[punct_at:match.start(1)].rstrip("\"'”’)]") == ".":
-            word = _WORD_BEFORE.search(text, start, punct_at).group(1).lstrip("(\"'“‘[").lower()
-            if (word in _ABBREVIATIONS and word != "etc") or (word == "etc" and not nxt.isupper()):
-                continue
-            if re.fullmatch(r"[a-z]|(?:[a-z]\.)+[a-z]", word):
-                continue  # initials ("J. Smith") and dotted abbreviations ("e.g.", "U.S.")
-            if word.isdigit() and not text[start:punct_at - len(word)].strip():
-                continue  # a list number at the start of an item ("1. Install ...")
-        spans.append((start, match.start(1)))
-        start = match.end(1)
-    if start < len(text) and text[start:].strip():
-        spans.append((start, len(text)))
-    return [(a, b) for a, b in spans if text[a:b].strip()]
-
 
 def embed_text_for(heading_path: tuple[str, ...], text: str) -> str:
     """The text that gets embedded: the heading path (joined with ' > ') on a line above the text."""
@@ -114,25 +76,14 @@ class _Counter:
 
 
 def _text_units(text: str) -> list[_Unit]:
+    """Sentences, list items and code blocks, each with the whitespace that separated it from the last."""
     units: list[_Unit] = []
-    for para in re.split(r"\n[ \t]*\n+", text):
-        if not para.strip():
-            continue
-        items: list[str] = []
-        for line in para.split("\n"):
-            if items and not _LIST_ITEM.match(line):
-                items[-1] += "\n" + line
-            else:
-                items.append(line)
-        for i_index, item in enumerate(items):
-            prev_end = None
-            for a, b in _sentence_spans(item):
-                if prev_end is None:
-                    sep = "\n\n" if i_index == 0 else "\n"
-                else:
-                    sep = "\n" if "\n" in item[prev_end:a] else " "
-                units.append(_Unit(item[a:b].strip(), sep))
-                prev_end = b
+    previous_end = None
+    for a, b in sentence_spans(text):
+        gap = text[previous_end:a] if previous_end is not None else "\n\n"
+        sep = "\n\n" if "\n\n" in gap or previous_end is None else ("\n" if "\n" in gap else " ")
+        units.append(_Unit(text[a:b], sep))
+        previous_end = b
     return units
 
 
@@ -311,7 +262,7 @@ def _join(units: list[_Unit]) -> str:
     text = units[0].text
     for unit in units[1:]:
         text += unit.sep + unit.text
-    return text.strip()
+    return text.strip("\n").rstrip()  # leading spaces may be a code block's indentation
 
 
 def _enforce(path: tuple[str, ...], group: list[_Unit], max_tokens: int, counter: _Counter) -> list[tuple[str, int]]:

@@ -1,28 +1,62 @@
-"""Evaluation of the question path: retrieval recall@k and MRR, refusals, hint containment, latency.
+"""Evaluation of the question path: retrieval, refusals, whether answers hold the asked fact,
+citations, confidence calibration, markup residue and latency.
 
 Pure functions over plain dicts so any scorer can recompute the metrics from `evaluate --json`.
 """
 
 from __future__ import annotations
 
+import re
 import statistics
 
+CONFIDENCE_BINS = (0.0, 0.2, 0.4, 0.6, 0.8, 1.0001)
 
-def _matches(expected: str, retrieved: str) -> bool:
-    """'a.md' matches any section of a.md; 'a.md#frag' matches that section only."""
-    if "#" in expected:
+# Markup that must never reach an answer: reST roles and literals, permalink glyphs, Markdown
+# emphasis/links/headings/table rules, HTML tags, directives.
+_RESIDUE = [
+    ("pilcrow", re.compile(r"¶")),
+    ("rst_role", re.compile(r":[a-z]+(?::[a-z]+)?:`")),
+    ("rst_literal", re.compile(r"(?<!`)``(?!`)\S")),
+    ("rst_directive", re.compile(r"(?:^|\s)\.\. [a-z][\w-]*::")),
+    ("md_emphasis", re.compile(r"\*\*\S[^*]*\*\*")),
+    ("md_link", re.compile(r"\]\((?:https?://|/|\.{0,2}/)?[\w./#-]*\)")),
+    ("md_heading", re.compile(r"(?:^|\n)#{1,6} ")),
+    ("table_rule", re.compile(r"\|\s*:?-{3,}")),
+    ("html_tag", re.compile(r"</?(?:a|p|div|span|code|em|strong|br|li|ul|ol|h[1-6]|table|td|tr|pre)\b[^>]*>")),
+]
+
+
+_FENCED = re.compile(r"```[^\n]*\n.*?\n```", re.S)
+
+
+def markup_residue(text: str) -> list[str]:
+    """Names of the markup kinds found in an answer's prose (fenced code blocks are quoted code, not
+    residue; empty when clean)."""
+    prose = _FENCED.sub(" ", text or "")
+    return [name for name, pattern in _RESIDUE if pattern.search(prose)]
+
+
+def _base(source: str) -> str:
+    return source.split("#", 1)[0]
+
+
+def _matches(expected: str, retrieved: str, *, section: bool = True) -> bool:
+    """'a.md' matches any section of a.md; 'a.md#frag' matches that section only (or, when section
+    is False, any section of a.md)."""
+    if "#" in expected and section:
         return retrieved == expected
-    return retrieved.split("#", 1)[0] == expected
+    return _base(retrieved) == _base(expected)
 
 
 def _dedupe(ranked: list[str]) -> list[str]:
     return list(dict.fromkeys(ranked))
 
 
-def recall_at_k(expected: list[str], ranked: list[str], k: int) -> float:
-    """Fraction of the expected sources found in the top k."""
-    top = _dedupe(ranked)[:k]
-    return sum(any(_matches(e, r) for r in top) for e in expected) / len(expected)
+def recall_at_k(expected: list[str], ranked: list[str], k: int, *, section: bool = True) -> float:
+    """Fraction of the expected sources found in the top k (distinct sources, or files)."""
+    ranked = _dedupe(ranked if section else [_base(r) for r in ranked])
+    top = ranked[:k]
+    return sum(any(_matches(e, r, section=section) for r in top) for e in expected) / len(expected)
 
 
 def reciprocal_rank(expected: list[str], ranked: list[str]) -> float:
@@ -41,36 +75,80 @@ def _percentile(values: list[float], q: float) -> float:
     return ordered[index]
 
 
+def holds_fact(item: dict, outcome: dict) -> bool:
+    """An answerable question answered with its hint in the text (case and spacing folded)."""
+    hint = " ".join((item.get("answer_hint") or "").lower().split())
+    answer = " ".join((outcome.get("answer") or "").lower().split())
+    return bool(item.get("answerable") and not outcome["refused"] and hint and hint in answer)
+
+
+def reliability(items: list[dict], outcomes: list[dict]) -> tuple[list[dict], float]:
+    """Confidence bins of answered questions with the share that held the asked fact, and the ECE."""
+    answered = [(i, o) for i, o in zip(items, outcomes) if not o["refused"] and o.get("confidence") is not None]
+    table, ece = [], 0.0
+    for low, high in zip(CONFIDENCE_BINS, CONFIDENCE_BINS[1:]):
+        rows = [(i, o) for i, o in answered if low <= o["confidence"] < high]
+        if not rows:
+            table.append({"bin": f"{low:.1f}-{min(high, 1.0):.1f}", "n": 0, "correct": None, "mean_confidence": None})
+            continue
+        correct = statistics.fmean(1.0 if holds_fact(i, o) else 0.0 for i, o in rows)
+        mean_conf = statistics.fmean(o["confidence"] for _, o in rows)
+        ece += len(rows) / len(answered) * abs(correct - mean_conf)
+        table.append({"bin": f"{low:.1f}-{min(high, 1.0):.1f}", "n": len(rows), "correct": round(correct, 3),
+                      "mean_confidence": round(mean_conf, 3)})
+    return table, round(ece, 4)
+
+
+def _share(part: int, whole: int, empty: float = 0.0) -> float:
+    return round(part / whole, 4) if whole else empty
+
+
 def score(items: list[dict], outcomes: list[dict], k: int = 5) -> dict:
-    """Metrics from the input lines and, per line, {refused, answer, citations, retrieved, latency_ms}."""
-    answerable = [(i, o) for i, o in zip(items, outcomes) if i.get("answerable")]
-    unanswerable = [(i, o) for i, o in zip(items, outcomes) if not i.get("answerable")]
+    """Metrics from the input lines and, per line, {refused, answer, confidence, citations, retrieved,
+    latency_ms}."""
+    pairs = list(zip(items, outcomes))
+    answerable = [(i, o) for i, o in pairs if i.get("answerable")]
+    unanswerable = [(i, o) for i, o in pairs if not i.get("answerable")]
+    near = [(i, o) for i, o in unanswerable if "near_miss" in (i.get("tags") or [])]
     with_sources = [(i, o) for i, o in answerable if i.get("expected_sources")]
-    refused = [(i, o) for i, o in zip(items, outcomes) if o["refused"]]
+    refused = [(i, o) for i, o in pairs if o["refused"]]
     hinted = [(i, o) for i, o in answerable if i.get("answer_hint")]
-    answered = [o for o in outcomes if not o["refused"]]
-    valid_citations = sum(
-        1 for o in answered
-        if o["citations"] and all(c.get("chunk_id") and c.get("source") for c in o["citations"])
-    )
+    answered_answerable = [(i, o) for i, o in with_sources if not o["refused"]]
     latencies = [o["latency_ms"] for o in outcomes]
     correct_refusals = sum(1 for i, _ in refused if not i.get("answerable"))
     correct_answers = sum(1 for _, o in answerable if not o["refused"])
+    cited_expected = sum(
+        1 for i, o in answered_answerable
+        if o["citations"] and any(_matches(e, c.get("source", ""), section=False)
+                                  for c in o["citations"] for e in i["expected_sources"]))
+    high = [(i, o) for i, o in pairs if not o["refused"] and (o.get("confidence") or 0) >= 0.8]
+    table, ece = reliability(items, outcomes)
+    answered = [o for o in outcomes if not o["refused"]]
     return {
         "question_count": len(items),
         "answerable": len(answerable),
         "unanswerable": len(unanswerable),
+        "near_misses": len(near),
         f"recall@{k}": round(statistics.fmean(recall_at_k(i["expected_sources"], o["retrieved"], k)
                                               for i, o in with_sources), 4) if with_sources else 0.0,
+        f"file_recall@{k}": round(statistics.fmean(recall_at_k(i["expected_sources"], o["retrieved"], k,
+                                                               section=False) for i, o in with_sources), 4)
+        if with_sources else 0.0,
         "mrr": round(statistics.fmean(reciprocal_rank(i["expected_sources"], o["retrieved"])
                                       for i, o in with_sources), 4) if with_sources else 0.0,
-        "refusal_precision": round(correct_refusals / len(refused), 4) if refused else 1.0,
-        "refusal_recall": round(correct_refusals / len(unanswerable), 4) if unanswerable else 1.0,
-        "answer_rate_answerable": round(correct_answers / len(answerable), 4) if answerable else 0.0,
-        "refusal_accuracy": round((correct_refusals + correct_answers) / len(items), 4) if items else 0.0,
-        "hint_containment": round(sum(1 for i, o in hinted if not o["refused"] and i["answer_hint"].lower()
-                                      in o["answer"].lower()) / len(hinted), 4) if hinted else 0.0,
-        "citation_validity": round(valid_citations / len(answered), 4) if answered else 1.0,
+        "answer_rate_answerable": _share(correct_answers, len(answerable)),
+        "refusal_rate_unanswerable": _share(correct_refusals, len(unanswerable), 1.0),
+        "refusal_rate_near_miss": _share(sum(1 for _, o in near if o["refused"]), len(near), 1.0),
+        "refusal_precision": _share(correct_refusals, len(refused), 1.0),
+        "refusal_recall": _share(correct_refusals, len(unanswerable), 1.0),
+        "refusal_accuracy": _share(correct_refusals + correct_answers, len(items)),
+        "hint_containment": _share(sum(1 for i, o in hinted if holds_fact(i, o)), len(hinted)),
+        "citation_validity": _share(cited_expected, len(answered_answerable), 1.0),
+        "high_confidence_correct": _share(sum(1 for i, o in high if holds_fact(i, o)), len(high), 1.0),
+        "high_confidence_answers": len(high),
+        "ece": ece,
+        "markup_residue_answers": sum(1 for o in answered if markup_residue(o.get("answer", ""))),
+        "reliability": table,
         "latency_p50_ms": round(_percentile(latencies, 0.5), 1),
         "latency_p95_ms": round(_percentile(latencies, 0.95), 1),
     }

@@ -14,7 +14,7 @@ from django.utils import timezone
 
 from knowledge.chunking import ChunkDraft, chunk_document, minilm_token_counter
 from knowledge.embedding import get_embedder
-from knowledge.identifiers import extract_identifiers
+from textcore.identifiers import code_terms
 from knowledge.models import Answer, Chunk, Collection, Document, DocumentVersion
 from knowledge.parsing import SUPPORTED_EXTENSIONS, mime_type_for, parse_file
 from knowledge.parsing.base import IngestionError
@@ -226,7 +226,7 @@ def _chunk_row(document: Document, draft: ChunkDraft, vector) -> Chunk:
         document=document, collection_id=document.collection_id, order=draft.order, text=draft.text,
         heading_path=heading_path, heading_text=" > ".join(heading_path), page=draft.page,
         anchor=draft.anchor[:200], token_count=draft.token_count, content_hash=draft.content_hash,
-        embedding=vector, identifiers=extract_identifiers(draft.embed_text)[:200],
+        embedding=vector, identifiers=code_terms(draft.embed_text)[:200],
     )
 
 

@@ -13,14 +13,14 @@ from django.db import connection
 from knowledge.query import FILLER_LEXEMES
 
 _LOCK = threading.Lock()
-_CACHE: dict[str, object] = {"stamp": None, "stats": None, "checked": 0.0}
 _RECHECK_S = 5.0
+_COMBINED_MAX = 32
 _TSV_ENTRY = re.compile(r"'((?:[^']|'')+)'(?::([0-9A-D,]+))?")
 
 
 @dataclass
 class TermStats:
-    """Document frequencies of lexemes over all chunks."""
+    """Document frequencies of lexemes over the chunks of some collections."""
 
     total: int
     avg_length: float
@@ -32,29 +32,74 @@ class TermStats:
         return math.log(1 + (self.total - n + 0.5) / (n + 0.5))
 
 
-def _stamp() -> tuple:
+@dataclass
+class _CollectionStats:
+    stamp: tuple
+    total: int
+    length: float  # sum of tsvector lengths
+    df: dict[str, int]
+
+
+# Statistics come only from the collections being searched (the asker's readable ones): counting every
+# chunk would tell an outsider whether a word exists in a collection they cannot read.
+_PER_COLLECTION: dict[int, _CollectionStats] = {}
+_COMBINED: dict[frozenset, tuple[tuple, TermStats]] = {}
+_CHECKED: dict[str, float] = {"at": 0.0}
+_STAMPS: dict[int, tuple] = {}
+
+
+def _stamps() -> dict[int, tuple]:
+    """Per collection: (ready documents, last indexing time) — changes whenever its chunks change."""
     with connection.cursor() as cursor:
-        cursor.execute("SELECT count(*), coalesce(max(indexed_at), now()) FROM knowledge_document WHERE status = 'ready'")
-        return tuple(cursor.fetchone())
+        cursor.execute("SELECT collection_id, count(*), max(indexed_at) FROM knowledge_document "
+                       "WHERE status = 'ready' GROUP BY collection_id")
+        return {row[0]: (row[1], row[2]) for row in cursor.fetchall()}
 
 
-def term_stats() -> TermStats:
-    """Stats for the current index; recomputed when a document has been (re)indexed."""
+def _collection_stats(collection_id: int, stamp: tuple) -> _CollectionStats:
+    cached = _PER_COLLECTION.get(collection_id)
+    if cached is not None and cached.stamp == stamp:
+        return cached
+    with connection.cursor() as cursor:
+        cursor.execute("SELECT count(*), coalesce(sum(length(search_vector)), 0) FROM knowledge_chunk "
+                       "WHERE collection_id = %s", [collection_id])
+        total, length = cursor.fetchone()
+        # ts_stat takes a query text; the id is an int from our own database, never user input.
+        cursor.execute(f"SELECT word, ndoc FROM ts_stat('SELECT search_vector FROM knowledge_chunk "
+                       f"WHERE collection_id = {int(collection_id)}')")
+        df = dict(cursor.fetchall())
+    stats = _CollectionStats(stamp, int(total), float(length), df)
+    _PER_COLLECTION[collection_id] = stats
+    return stats
+
+
+def term_stats(collection_ids: list[int]) -> TermStats:
+    """Stats over the chunks of these collections; recomputed when one of them is re-indexed."""
+    key = frozenset(collection_ids)
     now = time.monotonic()
     with _LOCK:
-        if _CACHE["stats"] is not None and now - _CACHE["checked"] < _RECHECK_S:
-            return _CACHE["stats"]  # type: ignore[return-value]
-        stamp = _stamp()
-        _CACHE["checked"] = now
-        if stamp == _CACHE["stamp"] and _CACHE["stats"] is not None:
-            return _CACHE["stats"]  # type: ignore[return-value]
-        with connection.cursor() as cursor:
-            cursor.execute("SELECT count(*), coalesce(avg(length(search_vector)), 1) FROM knowledge_chunk")
-            total, avg_len = cursor.fetchone()
-            cursor.execute("SELECT word, ndoc FROM ts_stat('SELECT search_vector FROM knowledge_chunk')")
-            df = dict(cursor.fetchall())
-        stats = TermStats(total=int(total), avg_length=float(avg_len or 1), df=df)
-        _CACHE.update(stamp=stamp, stats=stats)
+        if now - _CHECKED["at"] >= _RECHECK_S:
+            _STAMPS.clear()
+            _STAMPS.update(_stamps())
+            _CHECKED["at"] = now
+        stamp = tuple(sorted((cid, _STAMPS.get(cid)) for cid in key))
+        cached = _COMBINED.get(key)
+        if cached is not None and cached[0] == stamp:
+            return cached[1]
+        parts = [_collection_stats(cid, _STAMPS[cid]) for cid in sorted(key) if cid in _STAMPS]
+        if len(parts) == 1:
+            df = parts[0].df
+        else:
+            df: dict[str, int] = {}
+            for part in parts:
+                for word, n in part.df.items():
+                    df[word] = df.get(word, 0) + n
+        total = sum(p.total for p in parts)
+        length = sum(p.length for p in parts)
+        stats = TermStats(total=total, avg_length=(length / total) if total else 1.0, df=df)
+        if len(_COMBINED) >= _COMBINED_MAX:
+            _COMBINED.pop(next(iter(_COMBINED)))
+        _COMBINED[key] = (stamp, stats)
         return stats
 
 
@@ -67,6 +112,18 @@ def parse_tsvector(value: str) -> dict[str, tuple[int, int]]:
         heading = sum(1 for p in positions if p.endswith("A"))
         result[lexeme] = (len(positions), heading)
     return result
+
+
+def lexeme_words(text: str) -> dict[str, list[str]]:
+    """The words of a text behind each of its English lexemes ({'instal': ['installing']})."""
+    with connection.cursor() as cursor:
+        cursor.execute("SELECT token, lexemes FROM ts_debug('english', %s) WHERE lexemes IS NOT NULL", [text])
+        rows = cursor.fetchall()
+    out: dict[str, list[str]] = {}
+    for token, lexemes in rows:
+        for lexeme in lexemes or []:
+            out.setdefault(lexeme, []).append(token)
+    return out
 
 
 def query_lexemes(text: str) -> list[str]:

@@ -5,7 +5,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 
-from knowledge.identifiers import extract_identifiers
+from textcore.identifiers import code_terms
 
 _SLACK_MARKUP = re.compile(r"<[@#!][^>]*>")
 _SLACK_LINK = re.compile(r"<(https?://[^|>]+)(?:\|([^>]+))?>")
@@ -15,11 +15,19 @@ _WORD = re.compile(r"[A-Za-z][A-Za-z0-9_'\-]*")
 _ASKS = [
     ("number", re.compile(r"\b(how (many|much|long|often|soon|far|big|old)|what (percentage|percent|amount|number)|"
                           r"\blimit\b|maximum|minimum|\bmax\b|\bmin\b|cap\b|deductible|premium|cost|price|rate)\b", re.I)),
-    ("date", re.compile(r"\b(when|what (date|day|time)|deadline|by what date|which day)\b", re.I)),
+    # "When does X run?" asks for a time; "…even when no subcommand is given" does not.
+    ("date", re.compile(r"(?:^|[.?!;:]\s*|\b(?:and|so|but|hey|hi)\W+)when\b|\b(what (date|day|time)|deadline|by what date|"
+                        r"which day|how soon)\b", re.I)),
     ("who", re.compile(r"\b(who|whom|which (team|person|group)|contact)\b", re.I)),
     ("procedure", re.compile(r"\b(how (do|can|should|would) (i|we|you)|how to|what are the steps|steps to|"
                              r"set ?up|install|configure|enrol+|request|apply for|sign up)\b", re.I)),
     ("where", re.compile(r"\b(where|which (channel|queue|portal|site|page|form|tool))\b", re.I)),
+    # "Which option/setting/flag …" asks for a name that must be quoted exactly.
+    ("name", re.compile(r"\b(which|what)\s+([\w.\-]+\s+){0,3}?(options?|flags?|settings?|commands?|functions?|variables?|"
+                        r"directives?|pragmas?|parameters?|keys?|methods?|class(es)?|arguments?|attributes?|"
+                        r"modules?|hooks?|signals?|extensions?|decorators?|lints?|environment variables?|"
+                        r"config(uration)? (values?|keys?|options?))\b", re.I)),
+    ("default", re.compile(r"\bdefaults?\b|\bout of the box\b", re.I)),
 ]
 
 
@@ -43,6 +51,8 @@ class QueryAnalysis:
     normalized: str
     expanded: str
     identifiers: list[str] = field(default_factory=list)
+    # Codes and options only (no acronyms): a question naming one that no document has is refused.
+    strict_identifiers: list[str] = field(default_factory=list)
     asks_for: list[str] = field(default_factory=list)
     expansions: dict[str, str] = field(default_factory=dict)
 
@@ -91,7 +101,8 @@ def analyze(question: str, glossary: dict[str, str] | None = None) -> QueryAnaly
         original=question,
         normalized=normalized,
         expanded=expanded,
-        identifiers=extract_identifiers(normalized),
+        identifiers=code_terms(normalized),
+        strict_identifiers=code_terms(normalized, kinds=("code", "option")),
         asks_for=asked_fact_kinds(normalized),
         expansions=used,
     )

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import functools
+import ipaddress
 import logging
 import math
 import re
@@ -360,9 +361,12 @@ def _presidio_layer(text: str, found: list[tuple[str, str]]) -> str:
             logger.warning("Presidio analyze failed; using regex redaction only", exc_info=True)
         return text
 
-    # Presidio reads four-part versions ("version 10.2.3.4", "v1.2.3.4") as IP addresses.
+    # Presidio reads four-part versions ("version 10.2.3.4", "v1.2.3.4") as IP addresses; loopback,
+    # private and documentation addresses (127.0.0.1, 10.0.0.5, 0.0.0.0) identify no one and are often
+    # what a question is about ("proxy to 127.0.0.1:8000").
     results = [
-        r for r in results if not (r.entity_type == "IP_ADDRESS" and _VERSION_BEFORE.search(text, 0, r.start))
+        r for r in results if not (r.entity_type == "IP_ADDRESS" and (_VERSION_BEFORE.search(text, 0, r.start)
+                                                                      or _not_personal_ip(text[r.start:r.end])))
     ]
     # Keep the highest-scoring, then longest, of overlapping spans.
     chosen: list[Any] = []
@@ -378,6 +382,16 @@ def _presidio_layer(text: str, found: list[tuple[str, str]]) -> str:
         cursor = r.end
     pieces.append(text[cursor:])
     return "".join(pieces)
+
+
+def _not_personal_ip(value: str) -> bool:
+    """Loopback, private, link-local, unspecified or reserved addresses point at no person."""
+    try:
+        address = ipaddress.ip_address(value.strip("[]"))
+    except ValueError:
+        return False
+    return address.is_private or address.is_loopback or address.is_unspecified or address.is_reserved \
+        or address.is_link_local
 
 
 def redact(text: str) -> Redaction:

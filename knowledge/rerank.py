@@ -6,7 +6,9 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Protocol
 
-from knowledge.lexicon import TermStats, parse_tsvector, term_stats
+from knowledge import fitted
+from knowledge.scoring import probability
+from knowledge.lexicon import TermStats, parse_tsvector
 from knowledge.retrieval import Hit
 
 BM25_K1 = 1.2
@@ -18,7 +20,7 @@ class Reranker(Protocol):
 
     name: str
 
-    def rerank(self, question: str, lexemes: list[str], hits: list[Hit]) -> list[Hit]: ...
+    def rerank(self, question: str, lexemes: list[str], hits: list[Hit], stats: TermStats) -> list[Hit]: ...
 
 
 @dataclass
@@ -51,21 +53,31 @@ def lexical_features(lexemes: list[str], hit: Hit, stats: TermStats) -> LexicalF
     return LexicalFeatures(covered / total_idf, bm25 / (total_idf * (BM25_K1 + 1)), heading / total_idf)
 
 
+def rerank_features(lexemes: list[str], hit: Hit, stats: TermStats) -> dict[str, float]:
+    """What the model-free reranker weighs: lexical coverage, BM25, heading match, dense cosine,
+    exact identifiers, and the hit's rank in the lexical and dense lists."""
+    features = lexical_features(lexemes, hit, stats)
+    return {
+        "coverage": features.coverage,
+        "bm25": min(1.0, features.bm25 * 2),
+        "heading": features.heading,
+        "dense": _dense_scaled(hit.dense),
+        "identifier": 1.0 if hit.identifier_matches else 0.0,
+        "lexical_rank": 1.0 / hit.ranks["lexical"] if "lexical" in hit.ranks else 0.0,
+        "dense_rank": 1.0 / hit.ranks["dense"] if "dense" in hit.ranks else 0.0,
+    }
+
+
 class LexicalReranker:
-    """The offline default: a fixed blend of lexical coverage, BM25, dense cosine and exact identifiers."""
+    """The offline default: a logistic blend of lexical coverage, BM25, dense cosine and exact identifiers,
+    with weights fitted on the dev split (knowledge/fitted.py)."""
 
     name = "lexical"
 
-    def rerank(self, question: str, lexemes: list[str], hits: list[Hit]) -> list[Hit]:
-        stats = term_stats()
+    def rerank(self, question: str, lexemes: list[str], hits: list[Hit], stats: TermStats) -> list[Hit]:
         for hit in hits:
-            features = lexical_features(lexemes, hit, stats)
-            identifier = 1.0 if hit.identifier_matches else 0.0
-            hit.features.update(coverage=features.coverage, bm25=features.bm25, heading=features.heading,
-                                dense=hit.dense, identifier=identifier)
-            raw = (0.40 * features.coverage + 0.25 * min(1.0, features.bm25 * 2) + 0.35 * _dense_scaled(hit.dense)
-                   + 0.10 * features.heading + 0.25 * identifier)
-            hit.score = max(0.0, min(1.0, raw))
+            hit.features.update(rerank_features(lexemes, hit, stats))
+            hit.score = probability(fitted.RERANK, hit.features)
         return sorted(hits, key=lambda h: h.score, reverse=True)
 
 
@@ -76,8 +88,8 @@ class ProviderReranker:
         self.backend = backend
         self.name = name
 
-    def rerank(self, question: str, lexemes: list[str], hits: list[Hit]) -> list[Hit]:
-        ordered = LexicalReranker().rerank(question, lexemes, hits)
+    def rerank(self, question: str, lexemes: list[str], hits: list[Hit], stats: TermStats) -> list[Hit]:
+        ordered = LexicalReranker().rerank(question, lexemes, hits, stats)
         if not ordered:
             return ordered
         documents = [f"{hit.heading_text}\n{hit.text}" for hit in ordered]

@@ -83,7 +83,7 @@ def dense_search(vector: np.ndarray, collection_ids: list[int], limit: int) -> l
 def lexical_search(lexemes: list[str], websearch_text: str, collection_ids: list[int],
                    limit: int) -> list[tuple[int, float]]:
     """(chunk_id, ts_rank_cd) for chunks matching any informative query lexeme; all-terms matches first."""
-    informative = _informative(lexemes)
+    informative = _informative(lexemes, collection_ids)
     if not informative:
         return []
     any_query = " | ".join("'" + lexeme.replace("'", "''") + "'" for lexeme in informative)
@@ -187,11 +187,11 @@ def _fill_missing_dense(hits: list[Hit], query_vector: np.ndarray) -> None:
 MAX_LEXICAL_TERMS = 6
 
 
-def _informative(lexemes: list[str]) -> list[str]:
+def _informative(lexemes: list[str], collection_ids: list[int]) -> list[str]:
     """The rarest query lexemes (at most MAX_LEXICAL_TERMS), without those so common that they select a
     large part of the index: those add little evidence and make the OR query rank thousands of rows."""
     unique = list(dict.fromkeys(lexemes))
-    stats = term_stats()
+    stats = term_stats(collection_ids)
     if stats.total < 200:
         return unique
     cutoff = max(50, int(stats.total * 0.05))

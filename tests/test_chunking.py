@@ -7,7 +7,8 @@ import random
 
 import pytest
 
-from knowledge.chunking import ChunkDraft, chunk_document, embed_text_for, minilm_token_counter, split_sentences
+from knowledge.chunking import ChunkDraft, chunk_document, embed_text_for, minilm_token_counter
+from textcore.sentences import split_sentences
 from knowledge.parsing.base import Block, ParsedDocument, table_block
 
 
@@ -38,32 +39,6 @@ def _sentences(count: int, seed: int = 7) -> str:
         sentence = " ".join(rng.choice(words) for _ in range(rng.randint(6, 22)))
         out.append(sentence.capitalize() + ".")
     return " ".join(out)
-
-
-# ---------------------------------------------------------------- sentence splitter
-
-
-@pytest.mark.parametrize("text, expected", [
-    ("One. Two. Three.", ["One.", "Two.", "Three."]),
-    ("Is it? Yes! Good.", ["Is it?", "Yes!", "Good."]),
-    ("Bring documents, e.g. Passports. Then wait.", ["Bring documents, e.g. Passports.", "Then wait."]),
-    ("Use the portal, i.e. Workday, for requests.", ["Use the portal, i.e. Workday, for requests."]),
-    ("The rate is 3.5 percent. It rises in May.", ["The rate is 3.5 percent.", "It rises in May."]),
-    ("Upgrade to v2.4.1 now. Older versions fail.", ["Upgrade to v2.4.1 now.", "Older versions fail."]),
-    ("Ask Dr. Smith or Mr. Jones. They know.", ["Ask Dr. Smith or Mr. Jones.", "They know."]),
-    ("Contact J. R. Tolkien today.", ["Contact J. R. Tolkien today."]),
-    ("Offices in the U.S. Are open.", ["Offices in the U.S. Are open."]),  # ambiguous; keep together
-    ('He said "Stop." Then left.', ['He said "Stop."', "Then left."]),
-    ("Costs rose (see below). Next year too.", ["Costs rose (see below).", "Next year too."]),
-    ("1. Install the app. 2. Sign in.", ["1. Install the app.", "2. Sign in."]),
-    ("Lower case after period. and more", ["Lower case after period. and more"]),
-    ("See section No. 4 for details.", ["See section No. 4 for details."]),
-    ("Pens, paper, etc. Are supplied.", ["Pens, paper, etc.", "Are supplied."]),
-    ("No terminal punctuation", ["No terminal punctuation"]),
-    ("", []),
-])
-def test_split_sentences(text: str, expected: list[str]) -> None:
-    assert split_sentences(text) == expected
 
 
 # ---------------------------------------------------------------- packing and structure

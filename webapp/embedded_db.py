@@ -13,8 +13,10 @@ from pathlib import Path
 DB_NAME = "verity"
 
 
-def ensure_embedded_database(data_dir: Path) -> dict:
-    """Start (or reuse) the embedded server and return Django DATABASES['default'] options."""
+def ensure_embedded_database(data_dir: Path, name: str = DB_NAME) -> dict:
+    """Start (or reuse) the embedded server and return Django DATABASES['default'] options for the
+    database `name` (created when missing; `make eval` keeps its corpus in a database of its own)."""
+    DB_NAME = name
     import warnings
 
     # platformdirs warns that XDG_RUNTIME_DIR is unset on servers; its /tmp fallback is what we want.

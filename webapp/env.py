@@ -96,3 +96,11 @@ def env_rate(name: str, default: str) -> str:
     if not count.isdigit() or int(count) < 1 or period not in _RATE_PERIODS:
         raise ImproperlyConfigured(f"{name} must look like 60/min (count/s, min, hour or day); got {value!r}")
     return value
+
+
+def env_identifier(name: str, default: str) -> str:
+    """Return a lower-case SQL identifier (letters, digits, underscores), e.g. a database name."""
+    value = env_str(name, default)
+    if not value.replace("_", "a").isalnum() or not value.islower() or value[0].isdigit():
+        raise ImproperlyConfigured(f"{name} must be lower-case letters, digits and underscores; got {value!r}")
+    return value

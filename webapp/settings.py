@@ -8,7 +8,8 @@ from urllib.parse import parse_qs, unquote, urlparse
 
 from django.core.exceptions import ImproperlyConfigured
 
-from webapp.env import env_bool, env_choice, env_float, env_int, env_list, env_path, env_rate, env_str
+from webapp.env import (env_bool, env_choice, env_float, env_identifier, env_int, env_list, env_path, env_rate,
+                        env_str)
 
 BASE_DIR = Path(__file__).resolve().parent.parent
 VAR_DIR = env_path("VERITY_VAR_DIR", BASE_DIR / "var")
@@ -96,7 +97,7 @@ if DATABASE_URL:
 else:
     from webapp.embedded_db import ensure_embedded_database
 
-    _db = ensure_embedded_database(VAR_DIR / "pgdata")
+    _db = ensure_embedded_database(VAR_DIR / "pgdata", env_identifier("VERITY_DB_NAME", "verity"))
 _db["CONN_MAX_AGE"] = env_int("DATABASE_CONN_MAX_AGE", 60, minimum=0)
 _db["CONN_HEALTH_CHECKS"] = True
 DATABASES = {"default": _db}

@@ -1,45 +1,32 @@
-"""Does the evidence contain the answer? Refusal thresholds and the confidence score.
+"""Does the evidence contain the answer? The refusal decision and the calibrated confidence.
 
-The decision is a small logistic model over evidence features (weights fitted on
-`fixtures/eval/questions.jsonl` with cross-validation; see `scripts/fit_refusal.py`), not a single
-similarity threshold: a near miss (topic covered, asked-for fact absent) shows up as rare question
-terms missing from the best passages, an asked-for number or date that the passages lack, or an
-identifier no document mentions.
+Refusal is a logistic model over evidence features, not a similarity threshold: a near miss (topic
+covered, asked-for fact absent) shows up as the question's specific terms missing from the best
+passages, an asked-for number or default the passages lack, no unit that looks like an answer, or a
+code no document contains. Confidence is a second logistic model, calibrated so that it reads as
+the probability that the answer holds the asked fact. Both are fitted on the dev split of the
+real-documentation questions by scripts/fit_answering.py (weights in knowledge/fitted.py).
 """
 
 from __future__ import annotations
 
-import math
 import re
 from dataclasses import dataclass, field
 
-from django.conf import settings
-
+from knowledge import fitted
 from knowledge.answering.passages import SourcePassage
-from knowledge.lexicon import TermStats, parse_tsvector
+from knowledge.lexicon import TermStats, lexeme_words, parse_tsvector
 from knowledge.query import QueryAnalysis
+from knowledge.scoring import probability
+from textcore.words import specificity
 
 _DIGIT = re.compile(r"\d")
 _DATE = re.compile(r"\b(\d{4}-\d{2}-\d{2}|\d{1,2} (jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)\w*|"
                    r"(jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)\w* \d{1,2}|monday|tuesday|wednesday|"
                    r"thursday|friday|saturday|sunday|q[1-4]|\d{1,2}(st|nd|rd|th)|before|after|within|by)\b", re.I)
-
-# Logistic weights over the features below; fitted by scripts/fit_refusal.py (l2=0.001; 5-fold CV accuracy 0.74 on 160 questions).
-WEIGHTS = {
-    "bias": -5.847,
-    "top_score": 4.261,
-    "coverage": 0.782,
-    "answer_coverage": 2.268,
-    "missing_idf": -0.782,
-    # Positive: words found nowhere in the corpus are mostly colloquial ("kicking", "twins"), not
-    # the specific fact a near miss asks for.
-    "missing_unseen": 1.165,
-    "missing_identifier": 0.393,
-    "fact_missing": -1.394,
-    "dense_top": 2.000,
-}
-REFUSE_BELOW = 0.5
-WARN_BELOW = 0.65
+_DEFAULT = re.compile(r"\bdefault", re.I)
+# An unseen word counts at most this many times: three unknown words already say "not in the corpus".
+_UNSEEN_CAP = 3.0
 
 
 @dataclass
@@ -64,9 +51,21 @@ class Evidence:
         }
 
 
+def _holds_fact(query: QueryAnalysis, texts: list[str]) -> bool:
+    """The chosen units hold the kind of fact the question asks for (a number, a date, a default)."""
+    joined = " ".join(texts)
+    if "number" in query.asks_for and not _DIGIT.search(joined):
+        return False
+    if "date" in query.asks_for and not (_DIGIT.search(joined) or _DATE.search(joined)):
+        return False
+    if "default" in query.asks_for and not _DEFAULT.search(joined):
+        return False
+    return True
+
+
 def features_for(query: QueryAnalysis, lexemes: list[str], passages: list[SourcePassage], stats: TermStats,
-                 answer_units: list[str], answer_coverage: float) -> tuple[dict[str, float], list[str], list[str]]:
-    """Evidence features in 0..1 (or small counts), plus the missing terms and identifiers."""
+                 chosen: list, best_unit: float) -> tuple[dict[str, float], list[str], list[str]]:
+    """Evidence features (0..1 or small counts), plus the missing terms and identifiers."""
     terms = list(dict.fromkeys(lexemes))
     idf = {t: stats.idf(t) for t in terms}
     total = sum(idf.values()) or 1.0
@@ -75,33 +74,39 @@ def features_for(query: QueryAnalysis, lexemes: list[str], passages: list[Source
         for hit in passage.hits:
             present.update(parse_tsvector(hit.search_vector))
     missing = [t for t in terms if t not in present]
+    words = lexeme_words(query.expanded)
+    # Everyday words a casual question adds ("stuff", "blows up") say little; a missing rare or technical
+    # word ("timeout", "pivot") usually is the fact the passages lack.
+    spec = {t: max((specificity(w) for w in words.get(t, [t])), default=1.0) for t in terms}
+    weighted = sum(idf[t] * spec[t] for t in terms) or 1.0
     found_ids = {i for p in passages for h in p.hits for i in h.identifier_matches}
-    missing_ids = [i for i in query.identifiers if i not in found_ids]
-    joined = " ".join(answer_units)
-    fact = True
-    if "number" in query.asks_for:
-        fact = bool(_DIGIT.search(joined))
-    elif "date" in query.asks_for:
-        fact = bool(_DIGIT.search(joined) or _DATE.search(joined))
+    missing_ids = [i for i in query.strict_identifiers if i not in found_ids]
+    unit_features = chosen[0].features if chosen else {}
     features = {
         "top_score": passages[0].score if passages else 0.0,
         "coverage": sum(idf[t] for t in terms if t in present) / total,
-        "answer_coverage": answer_coverage,
+        "answer_coverage": max((c.coverage for c in chosen), default=0.0),
+        "focus_coverage": unit_features.get("focus_coverage", 0.0),
+        "best_unit": best_unit,
+        "best_unit_dense": max((c.features.get("unit_dense", 0.0) for c in chosen), default=0.0),
         "missing_idf": sum(idf[t] for t in missing) / total,
-        "missing_unseen": float(sum(1 for t in missing if stats.df.get(t, 0) == 0)),
-        "missing_identifier": 1.0 if missing_ids else 0.0,  # also a hard rule in assess()
-        "fact_missing": 0.0 if fact else 1.0,
+        "missing_unseen": min(_UNSEEN_CAP, float(sum(1 for t in missing if stats.df.get(t, 0) == 0))) / _UNSEEN_CAP,
+        "missing_specific": sum(idf[t] * spec[t] for t in missing) / weighted,
+        "missing_specific_count": min(_UNSEEN_CAP, float(sum(1 for t in missing if spec[t] >= 0.5))) / _UNSEEN_CAP,
+        "missing_generic_count": min(_UNSEEN_CAP, float(sum(1 for t in missing if spec[t] < 0.5))) / _UNSEEN_CAP,
+        "missing_identifier": 1.0 if missing_ids else 0.0,
+        "fact_missing": 0.0 if _holds_fact(query, [c.text for c in chosen]) else 1.0,
         "dense_top": max((h.dense for p in passages[:3] for h in p.hits), default=0.0),
+        "question_terms": min(len(terms), 12) / 12,
     }
     return features, missing, missing_ids
 
 
 def assess(query: QueryAnalysis, lexemes: list[str], passages: list[SourcePassage], stats: TermStats,
-           answer_units: list[str], answer_coverage: float) -> Evidence:
-    """Combine the features into a strength in 0..1 and a decision: answer, warn or refuse."""
-    features, missing, missing_ids = features_for(query, lexemes, passages, stats, answer_units, answer_coverage)
-    z = WEIGHTS["bias"] + sum(WEIGHTS[name] * value for name, value in features.items() if name in WEIGHTS)
-    strength = 1 / (1 + math.exp(-z))
+           chosen: list, best_unit: float) -> Evidence:
+    """The probability that the passages answer the question (strength) and the decision."""
+    features, missing, missing_ids = features_for(query, lexemes, passages, stats, chosen, best_unit)
+    strength = probability(fitted.REFUSAL, features)
     reasons = []
     if missing:
         reasons.append(f"not found in the best passages: {', '.join(missing)}")
@@ -109,26 +114,28 @@ def assess(query: QueryAnalysis, lexemes: list[str], passages: list[SourcePassag
         reasons.append(f"no document mentions {', '.join(missing_ids)}")
     if features["fact_missing"]:
         reasons.append(f"the question asks for a {query.asks_for[0]} and the passages give none")
-    if not passages:
+    if not passages or not chosen:
         decision = "refuse"
         strength = 0.0
         reasons.append("nothing in the knowledge base matched")
     elif missing_ids and not any(p.first.identifier_matches for p in passages[:3]):
-        # The question names a code (error, form, setting) that no document contains.
+        # The question names a code or an option (E4013, --soft) that no document contains.
         decision = "refuse"
-    elif strength < REFUSE_BELOW:
+    elif strength < fitted.REFUSE_BELOW:
         decision = "refuse"
-    elif strength < max(WARN_BELOW, settings.VERITY_ANSWER_MIN_CONFIDENCE):
-        decision = "warn"
     else:
         decision = "answer"
     return Evidence(features, missing, missing_ids, strength, decision, reasons)
 
 
-def confidence(evidence: Evidence, citation_coverage: float, verification_score: float | None) -> float:
-    """0–1 from evidence strength, citation coverage and (when run) verification, calibrated so that
-    it reads as a probability of being right: on the evaluation set the raw blend overstated it
-    (raw 0.7–0.9 answers were right about half the time), hence the stretch below."""
-    raw = 0.7 * evidence.strength + 0.1 * citation_coverage
-    raw += 0.2 * (verification_score if verification_score is not None else 0.5)
-    return round(max(0.0, min(1.0, 2.0 * (raw - 0.5))), 3)
+def confidence(evidence: Evidence, best_unit: float, verification_score: float | None) -> float:
+    """The calibrated probability that the answer holds the asked fact."""
+    features = {
+        "strength": evidence.strength,
+        "best_unit": best_unit,
+        "verification": verification_score if verification_score is not None else 0.5,
+        "fact_missing": evidence.features.get("fact_missing", 0.0),
+        "focus_coverage": evidence.features.get("focus_coverage", 0.0),
+        "top_score": evidence.features.get("top_score", 0.0),
+    }
+    return round(probability(fitted.CONFIDENCE, features), 3)

@@ -1,60 +1,49 @@
-"""The offline generator: an answer built only from the best supporting sentences of the passages.
+"""The offline generator: an answer built only from the best supporting units of the passages.
 
-It never writes a word that is not in the sources, apart from the [n] markers and, for a table
-row, the column headers placed before their values.
+It never writes a word that is not in the sources, apart from the [n] markers, a definition's
+term put back in front of its sentence, and a table row's column headers placed before its values.
 """
 
 from __future__ import annotations
 
+import dataclasses
 import re
-from dataclasses import dataclass
+import textwrap
+from dataclasses import dataclass, field
 
 import numpy as np
 from django.db import connection
 
+from knowledge import fitted
 from knowledge.answering.passages import SourcePassage
-from knowledge.chunking import split_sentences
+from knowledge.answering.units import Unit, units_of, windows
 from knowledge.lexicon import TermStats, parse_tsvector
+from knowledge.scoring import logit, probability
+from textcore.identifiers import code_terms
 
-MAX_SENTENCES = 3
-_TABLE_SEPARATOR = re.compile(r"^\|?\s*:?-{2,}")
-_NUMBER = re.compile(r"\d")
+MAX_STEPS = 6
+_DIGIT = re.compile(r"\d")
+_DEFAULT = re.compile(r"\bdefault", re.I)
+_PRONOUN_START = re.compile(r"^(?:this|it|these|they|that|those|its|their|such)\b", re.I)
 
 
 @dataclass
 class Candidate:
-    """A sentence (or table row) that could go into the answer."""
+    """A unit that could go into the answer, with its score."""
 
     passage: SourcePassage
-    position: int
-    text: str
+    unit: Unit
     score: float = 0.0
     coverage: float = 0.0
+    features: dict = field(default_factory=dict)
 
+    @property
+    def text(self) -> str:
+        return self.unit.text
 
-def units_of(passage: SourcePassage) -> list[str]:
-    """Sentences, list items and table rows (rendered with their headers) of a passage."""
-    units: list[str] = []
-    header: list[str] | None = None
-    for line in passage.text.splitlines():
-        stripped = line.strip()
-        if not stripped:
-            header = None
-            continue
-        if stripped.startswith("|"):
-            cells = [c.strip() for c in stripped.strip("|").split("|")]
-            if _TABLE_SEPARATOR.match(stripped):
-                continue
-            if header is None:
-                header = cells
-                continue
-            pairs = [f"{h}: {v}" for h, v in zip(header, cells) if v]
-            units.append("; ".join(pairs) if pairs else stripped)
-            continue
-        header = None
-        stripped = re.sub(r"^(?:[-*+•]|\d{1,3}[.)])\s+", "", stripped)
-        units.extend(s.strip() for s in split_sentences(stripped) if len(s.strip()) > 2)
-    return units
+    @property
+    def position(self) -> int:
+        return self.unit.position
 
 
 def _lexeme_sets(texts: list[str]) -> list[dict[str, tuple[int, int]]]:
@@ -73,51 +62,110 @@ def _is_heading_echo(text: str, passage: SourcePassage) -> bool:
     return bare in headings or (" > " in text and len(text) < 120) or (text.endswith("?") and len(text) < 90)
 
 
+def candidates_of(passages: list[SourcePassage]) -> list[Candidate]:
+    """Every unit of every passage, and every window of two adjacent units; headings echoed as text
+    left out."""
+    out = []
+    for passage in passages:
+        units = [u for u in units_of(passage.text) if not _is_heading_echo(u.text, passage)]
+        out.extend(Candidate(passage, unit) for unit in units + windows(units))
+    return out
+
+
+def unit_features(candidate: Candidate, present: dict, terms: list[str], idf: dict[str, float],
+                  asks_for: list[str], wanted_ids: list[str]) -> dict[str, float]:
+    """What the unit scorer weighs (weights fitted on the dev split: knowledge/fitted.py UNIT)."""
+    total = sum(idf.values()) or 1.0
+    unit, passage = candidate.unit, candidate.passage
+    heading = passage.first.heading_text.lower()
+    covered = sum(idf[t] for t in terms if t in present)
+    in_heading = [t for t in terms if t not in present and t[:5] in heading]
+    focus = [t for t in terms if t[:5] not in heading]
+    focus_total = sum(idf[t] for t in focus) or 1.0
+    term = unit.term.lower()
+    text = candidate.text
+    lowered = text.lower()
+    words = len(text.split())
+    return {
+        "coverage": covered / total,
+        "heading_coverage": sum(idf[t] for t in in_heading) / total,
+        "focus_coverage": sum(idf[t] for t in focus if t in present) / focus_total if focus else 0.0,
+        "term_coverage": sum(idf[t] for t in terms if term and t[:5] in term) / total,
+        "passage_score": passage.score,
+        "passage_top": 1.0 if passage.n == 1 else 0.0,
+        "first_in_section": 1.0 if unit.position == 0 else 0.0,
+        "position": min(unit.position, 10) / 10,
+        "number_match": 1.0 if ("number" in asks_for or "date" in asks_for) and _DIGIT.search(text) else 0.0,
+        "default_match": 1.0 if "default" in asks_for and _DEFAULT.search(text) else 0.0,
+        "identifier_match": 1.0 if wanted_ids and any(i in lowered or i in heading for i in wanted_ids) else 0.0,
+        "name_match": 1.0 if "name" in asks_for and code_terms(text, kinds=("code", "option")) else 0.0,
+        "quotable": 1.0 if unit.quotable else 0.0,
+        "code": 1.0 if unit.kind == "code" else 0.0,
+        "item": 1.0 if unit.kind == "item" else 0.0,
+        "row": 1.0 if unit.kind == "row" else 0.0,
+        "lead": 1.0 if unit.kind == "lead" else 0.0,
+        "window": 1.0 if unit.kind == "window" else 0.0,
+        "howto_code": 1.0 if unit.kind == "code" and "procedure" in asks_for else 0.0,
+        "length": min(words, 60) / 60,
+        "pronoun_start": 1.0 if _PRONOUN_START.match(text) else 0.0,
+    }
+
+
 def score_candidates(question_lexemes: list[str], passages: list[SourcePassage], stats: TermStats,
-                     asks_for: list[str], embed=None, query_vector: np.ndarray | None = None,
-                     identifiers: list[str] | None = None) -> list[Candidate]:
-    """Every unit of every passage, scored by idf-weighted coverage of the question, the passage's own
-    rerank score, and whether it holds the kind of fact asked for (plus cosine when embed is given)."""
-    candidates = [Candidate(p, i, text) for p in passages for i, text in enumerate(units_of(p))
-                  if not _is_heading_echo(text, p)]
+                     asks_for: list[str], identifiers: list[str] | None = None, embed=None,
+                     query_vector=None) -> list[Candidate]:
+    """Every unit of every passage with its features and its probability of holding the answer: a
+    lexical model ranks them all, then the best DENSE_TOP are embedded and ranked again with their
+    cosine to the question (paraphrases share meaning, not words)."""
+    candidates = candidates_of(passages)
     terms = list(dict.fromkeys(question_lexemes))
     idf = {t: stats.idf(t) for t in terms}
-    total = sum(idf.values()) or 1.0
     lexemes = _lexeme_sets([c.text for c in candidates])
     wanted_ids = [i.lower() for i in identifiers or []]
     for candidate, present in zip(candidates, lexemes):
-        heading = candidate.passage.first.heading_text.lower()
-        covered = sum(idf[t] for t in terms if t in present)
-        in_heading = sum(idf[t] for t in terms if t not in present and t[:5] in heading)
-        candidate.coverage = (covered + 0.6 * in_heading) / total
-        fact = 0.0
-        if "number" in asks_for and _NUMBER.search(candidate.text):
-            fact = 0.12
-        elif "date" in asks_for and _NUMBER.search(candidate.text):
-            fact = 0.08
-        lowered = candidate.text.lower()
-        named = 0.15 if wanted_ids and any(i in lowered or i in heading for i in wanted_ids) else 0.0
-        first_in_section = 0.05 if candidate.position == 0 else 0.0
-        candidate.score = (0.55 * candidate.coverage + 0.35 * candidate.passage.score + fact + named
-                           + first_in_section - 0.01 * min(candidate.position, 10))
+        candidate.features = unit_features(candidate, present, terms, idf, asks_for, wanted_ids)
+        candidate.coverage = candidate.features["coverage"]
+        candidate.score = probability(fitted.UNIT, candidate.features)
     if embed is not None and query_vector is not None and candidates:
-        top = sorted(candidates, key=lambda c: c.score, reverse=True)[:12]
-        vectors = embed([c.text for c in top], kind="document")
-        for candidate, vector in zip(top, vectors):
-            candidate.score += 0.35 * float(np.dot(vector, query_vector))
+        rescore_densely(candidates, embed, query_vector)
     return candidates
 
 
-MAX_STEPS = 6
+DENSE_TOP = 8
+# Units outside the embedded top keep their lexical score scaled down, so that they rank below it.
+_UNEMBEDDED = 0.5
+
+
+def rescore_densely(candidates: list[Candidate], embed, query_vector) -> None:
+    """Embed the DENSE_TOP best units and score them with the UNIT_DENSE model."""
+    ranked = sorted(candidates, key=lambda c: c.score, reverse=True)
+    top = ranked[:DENSE_TOP]
+    vectors = embed([textwrap.dedent(c.text) for c in top], kind="document")
+    for candidate, vector in zip(top, vectors):
+        candidate.features["unit_dense"] = float(np.dot(vector, query_vector))
+        candidate.features["lexical_logit"] = logit(fitted.UNIT, candidate.features)
+        candidate.score = probability(fitted.UNIT_DENSE, candidate.features)
+    for candidate in ranked[DENSE_TOP:]:
+        candidate.score *= _UNEMBEDDED
 
 
 def _steps(best: Candidate, candidates: list[Candidate]) -> list[Candidate]:
-    """For a how-to question: the best passage's units in order, from the start of its steps."""
-    same = sorted((c for c in candidates if c.passage.n == best.passage.n), key=lambda c: c.position)
+    """For a how-to question: the best passage's list (or its units) in order, from its lead-in."""
+    if best.unit.kind == "window":
+        best = Candidate(best.passage, best.unit.parts[0], best.score, best.coverage, best.features)
+    same = sorted((c for c in candidates if c.passage.n == best.passage.n and c.unit.kind != "window"),
+                  key=lambda c: c.position)
+    items = [c for c in same if c.unit.kind == "item"]
+    if len(items) >= 2:
+        first = items[0].position
+        lead = next((c for c in reversed(same) if c.position < first and c.unit.kind in ("lead", "sentence")),
+                    None)
+        run = [c for c in items if c.unit.paragraph == items[0].unit.paragraph][:MAX_STEPS]
+        return ([lead] if lead is not None and lead.unit.paragraph == items[0].unit.paragraph else []) + run
     start = max(0, min(best.position, 1) if best.position <= 2 else best.position - 1)
     picked, length = [], 0
     for candidate in same:
-        if candidate.position < start:
+        if candidate.position < start or not (candidate.unit.quotable or candidate.unit.kind in ("lead", "code")):
             continue
         if len(picked) >= MAX_STEPS or length > 900:
             break
@@ -126,34 +174,123 @@ def _steps(best: Candidate, candidates: list[Candidate]) -> list[Candidate]:
     return picked or [best]
 
 
+def _list_after(lead: Candidate, candidates: list[Candidate]) -> list[Candidate]:
+    """What a lead-in ("The boolean can be one of:", "Run this command:") introduces: its list items,
+    or the code block right after it."""
+    same = sorted((c for c in candidates if c.passage.n == lead.passage.n and c.position > lead.position),
+                  key=lambda c: c.position)
+    if same and same[0].position == lead.position + 1 and same[0].unit.kind == "code":
+        return [same[0]]
+    run: list[Candidate] = []
+    for candidate in same:
+        if candidate.unit.kind != "item" or candidate.position != (run[-1].position if run else lead.position) + 1:
+            break
+        run.append(candidate)
+    return run[:MAX_STEPS]
+
+
+def _introduction(code: Candidate, candidates: list[Candidate]) -> Candidate | None:
+    """The sentence right before a code block, which says what the code does."""
+    before = [c for c in candidates if c.passage.n == code.passage.n and c.position == code.position - 1]
+    if before and before[0].unit.kind in ("lead", "sentence", "item"):
+        return before[0]
+    return None
+
+
 def compose(candidates: list[Candidate], asks_for: list[str] | None = None) -> tuple[str, list[Candidate]]:
-    """The best unit, then up to two more that are nearly as good, in reading order, each with its [n];
-    for a how-to question, the steps of the best passage in order."""
-    if not candidates:
-        return "", []
+    """The best unit, then up to two more nearly as good, in reading order, each with its [n]; a
+    lead-in brings the list or code it introduces, code comes with the sentence that introduces it,
+    and a how-to question gets the best passage's steps in order."""
     ranked = sorted(candidates, key=lambda c: c.score, reverse=True)
-    best = ranked[0]
+    if not ranked:
+        return "", []
+    top = ranked[0]
+    if top.unit.kind == "lead":
+        follow = _list_after(top, candidates)
+        if follow:
+            chosen = [top] + follow
+            return _render(chosen), chosen
+    if top.unit.kind == "code":
+        intro = _introduction(top, candidates)
+        if intro is not None:
+            chosen = [intro, top]
+            return _render(chosen), chosen
+    quotable = [c for c in ranked if c.unit.quotable]
+    if not quotable:
+        return "", []
+    best = quotable[0]
+    if best.unit.kind == "window" and best.unit.parts[0].kind == "lead" and best.unit.parts[1].kind == "code":
+        chosen = _expand([best])
+        return _render(chosen), chosen
     if asks_for and "procedure" in asks_for and len(asks_for) == 1:
         steps = _steps(best, candidates)
         if len(steps) > 1:
-            body = " ".join(_with_marker(c) for c in steps[:-1])
-            return f"{body} {_with_marker(steps[-1])}".strip(), steps
+            return _render(steps), steps
     chosen = [best]
-    for candidate in ranked[1:]:
-        if len(chosen) >= MAX_SENTENCES:
+    for candidate in quotable[1:]:
+        if sum(len(c.unit.parts) or 1 for c in chosen) >= fitted.COMPOSE["max_units"]:
             break
         same_passage = candidate.passage.n == best.passage.n
-        if candidate.score < (0.8 if same_passage else 0.9) * best.score or candidate.coverage < 0.3:
+        ratio = fitted.COMPOSE["same_passage"] if same_passage else fitted.COMPOSE["other_passage"]
+        if candidate.score < ratio * best.score or candidate.coverage < fitted.COMPOSE["min_coverage"]:
             continue
-        if any(_near_duplicate(candidate.text, c.text) for c in chosen):
+        if any(_overlaps(candidate, c) or _near_duplicate(candidate.text, c.text) for c in chosen):
             continue
         chosen.append(candidate)
+    chosen = _expand(chosen)
     chosen.sort(key=lambda c: (c.passage.n != best.passage.n, c.passage.n, c.position))
-    return " ".join(_with_marker(c) for c in chosen), chosen
+    return _render(chosen), chosen
+
+
+def _positions(candidate: Candidate) -> set[int]:
+    return {p.position for p in candidate.unit.parts} or {candidate.position}
+
+
+def _overlaps(a: Candidate, b: Candidate) -> bool:
+    return a.passage.n == b.passage.n and bool(_positions(a) & _positions(b))
+
+
+def _expand(chosen: list[Candidate]) -> list[Candidate]:
+    """Windows replaced by their two units (each rendered in its own way)."""
+    out: list[Candidate] = []
+    for candidate in chosen:
+        parts = candidate.unit.parts or (candidate.unit,)
+        for unit in parts:
+            if not any(o.passage.n == candidate.passage.n and o.position == unit.position for o in out):
+                out.append(Candidate(candidate.passage, unit, candidate.score, candidate.coverage, candidate.features))
+    return out
+
+
+def _render(chosen: list[Candidate]) -> str:
+    """Units with their markers: sentences run on, list items one per line, code as a fenced block
+    (cited by the sentence that introduces it)."""
+    parts: list[str] = []
+    previous_term = ""
+    for candidate in chosen:
+        kind = candidate.unit.kind
+        term = candidate.unit.term
+        if term and term == previous_term and candidate.text.startswith(f"{term}: "):
+            # The same definition's next sentence: its term was just said.
+            candidate = Candidate(candidate.passage, dataclasses.replace(candidate.unit, text=candidate.text[len(term) + 2:]),
+                                  candidate.score, candidate.coverage, candidate.features)
+        previous_term = term
+        if kind == "code":
+            parts.append("\n```\n" + textwrap.dedent(candidate.text).strip("\n") + "\n```\n")
+            continue
+        line = _with_marker(candidate)
+        if kind == "item":
+            parts.append("\n- " + line)
+        elif parts and (parts[-1].startswith("\n- ") or parts[-1].endswith("```\n")):
+            parts.append("\n" + line)
+        else:
+            parts.append((" " if parts else "") + line)
+    return "".join(parts).strip()
 
 
 def _with_marker(candidate: Candidate) -> str:
-    text = candidate.text.rstrip()
+    text = " ".join(candidate.text.split())
+    if text.endswith(":"):
+        return f"{text[:-1].rstrip()} [{candidate.passage.n}]:"
     end = text[-1] if text[-1] in ".!?" else "."
     body = text[:-1] if text[-1] in ".!?" else text
     return f"{body} [{candidate.passage.n}]{end}"

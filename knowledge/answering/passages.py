@@ -59,6 +59,6 @@ def build_passages(hits: list[Hit], *, limit: int = 5) -> list[SourcePassage]:
             continue
         passages.append(SourcePassage(n=len(passages) + 1, hits=[hit], score=hit.score))
     for passage in passages:
-        passage.text = "\n".join(h.text for h in passage.hits)
+        passage.text = "\n\n".join(h.text for h in passage.hits)  # chunks end at paragraph boundaries
     return passages
 

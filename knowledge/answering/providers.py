@@ -13,6 +13,7 @@ from dataclasses import dataclass, field
 
 from django.conf import settings
 
+from knowledge.answering import codeblocks
 from knowledge.answering.passages import SourcePassage
 from knowledge.embedding import Embedder, get_embedder
 from knowledge.providers.base import Passage, ProviderError
@@ -78,11 +79,13 @@ class AnsweringProviders:
         sources = [(p.n, p.text, p.url, p.title) for p in passages]
         llm_up = time.monotonic() >= self.llm_down_until
         hosted = self.generator is not None and llm_up
+        prose, blocks = codeblocks.take_out(text)
         final, report = verify_and_correct(
-            text, sources, question=question, embed=self.embedder.embed, allowed_domains=self.allowed_domains,
+            prose, sources, question=question, embed=self.embedder.embed, allowed_domains=self.allowed_domains,
             corrector=self.completer if hosted else None, judge=self.judge if llm_up else None,
             rounds=self.verify_rounds if hosted else 0,
         )
+        final = codeblocks.put_back(final, blocks, {p.n: p.text for p in passages})
         timer.stage("verify", started)
         return final, report
 

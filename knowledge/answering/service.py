@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 import logging
 import re
 import time
@@ -20,6 +21,7 @@ from knowledge.models import Answer, Collection, GlossaryTerm
 from knowledge.query import analyze
 from knowledge.redaction import redact
 from knowledge.retrieval import retrieve
+from textcore.markers import parse_markers, renumber
 
 log = logging.getLogger(__name__)
 
@@ -103,6 +105,7 @@ class Gathered:
     draft: str
     chosen: list
     evidence: evidence_mod.Evidence
+    best_unit: float = 0.0
 
 
 def gather(query, vector, collection_ids: list[int], providers: AnsweringProviders, timer: Timer) -> Gathered:
@@ -125,19 +128,17 @@ def gather(query, vector, collection_ids: list[int], providers: AnsweringProvide
                 candidates.hits.append(hit)
         candidates.hits.sort(key=lambda h: h.fused, reverse=True)
     started = timer.stage("retrieve", started)
-    hits = providers.reranker.rerank(query.expanded, candidates.lexemes, candidates.hits)
+    stats = term_stats(collection_ids)
+    hits = providers.reranker.rerank(query.expanded, candidates.lexemes, candidates.hits, stats)
     started = timer.stage("rerank", started)
     passages = build_passages(hits[:8], limit=5)
-    stats = term_stats()
-    embed = providers.embedder.embed if providers.sentence_embeddings else None
-    scored = extractive.score_candidates(candidates.lexemes, passages, stats, query.asks_for, embed, vector,
-                                         query.identifiers)
+    scored = extractive.score_candidates(candidates.lexemes, passages, stats, query.asks_for, query.identifiers,
+                                         embed=providers.embedder.embed, query_vector=vector)
     draft, chosen = extractive.compose(scored, query.asks_for)
-    best_coverage = max((c.coverage for c in chosen), default=0.0)
-    evidence = evidence_mod.assess(query, candidates.lexemes, passages, stats, [c.text for c in chosen],
-                                   best_coverage)
+    best_unit = max((c.score for c in scored), default=0.0)
+    evidence = evidence_mod.assess(query, candidates.lexemes, passages, stats, chosen, best_unit)
     timer.stage("assess", started)
-    return Gathered(candidates.lexemes, hits, passages, draft, chosen, evidence)
+    return Gathered(candidates.lexemes, hits, passages, draft, chosen, evidence, best_unit)
 
 
 def find_passages(question: str, options: AskOptions | None = None,
@@ -189,18 +190,18 @@ def answer_question(question: str, options: AskOptions | None = None,
         text, used, usage, note = providers.generate(standalone, passages, found.draft, timer)
         result.note = note
         result.provider, result.model = used
+        text, passages = number_by_first_use(text, passages)
         verified_text, report = providers.verify(text, passages, standalone, timer)
-        result.answer = verified_text
+        result.answer, passages = number_by_first_use(verified_text, passages)
         result.verification = report
         result.citations = _citations(result.answer, passages)
-        citation_coverage = 1.0 if result.citations else 0.0
         verification_score = report.get("score") if report else None
-        result.confidence = evidence_mod.confidence(evidence, citation_coverage, verification_score)
+        result.confidence = evidence_mod.confidence(evidence, found.best_unit, verification_score)
         if not result.answer.strip() or not result.citations:
             result.refused = True
             result.answer = REFUSAL_TEXT.format(searched=_searched(passages, len(collection_ids)))
             result.citations = []
-        elif result.confidence < settings.VERITY_ANSWER_MIN_CONFIDENCE or evidence.decision == "warn":
+        elif result.confidence < settings.VERITY_ANSWER_MIN_CONFIDENCE:
             result.warning = WARNING_TEXT.format(score=result.confidence)
             result.status = Answer.Status.NEEDS_REVIEW
     timer.stage("compose", started)
@@ -244,14 +245,22 @@ def _serve_cached(answer: Answer, level: str, question: str, standalone: str, op
     return result
 
 
-def _citations(answer: str, passages: list[SourcePassage]) -> list[Citation]:
-    """Citations for the [n] markers the answer actually uses, renumbered in order of first use."""
+def number_by_first_use(text: str, passages: list[SourcePassage]) -> tuple[str, list[SourcePassage]]:
+    """Markers renumbered 1..k in order of first use, passages renumbered to match (uncited ones after)."""
     by_n = {p.n: p for p in passages}
-    used: list[int] = []
-    for match in re.finditer(r"\[(\d+)\]", answer):
-        n = int(match.group(1))
-        if n in by_n and n not in used:
-            used.append(n)
+    used = [n for n in parse_markers(text) if n in by_n]
+    order = used + [p.n for p in passages if p.n not in used]
+    mapping = {old: new for new, old in enumerate(order, start=1)}
+    if all(old == new for old, new in mapping.items()):
+        return text, passages
+    renumbered = sorted((dataclasses.replace(by_n[old], n=new) for old, new in mapping.items()), key=lambda p: p.n)
+    return renumber(text, mapping), renumbered
+
+
+def _citations(answer: str, passages: list[SourcePassage]) -> list[Citation]:
+    """Citations for the [n] markers the answer uses, in order of first use."""
+    by_n = {p.n: p for p in passages}
+    used = [n for n in parse_markers(answer) if n in by_n]
     citations = []
     for passage in (by_n[n] for n in used):
         first = passage.first

@@ -111,9 +111,12 @@ def parse_file(data: bytes, filename: str, *, max_bytes: int | None = None) -> P
 
         return parse_markdown(text, name)
     if ext == ".rst":
-        from .text import parse_rst
+        from .rst import parse_rst
 
-        return parse_rst(text, name)
+        parsed = parse_rst(text, name)
+        if parsed is not None:
+            parsed.title = parsed.title or os.path.splitext(name)[0]
+            return parsed
     from .text import parse_plain_text
 
     return parse_plain_text(text, name)

@@ -12,6 +12,7 @@ __all__ = [
     "ParsedDocument",
     "IngestionError",
     "slugify_heading",
+    "github_slug",
     "table_to_text",
     "normalize_rows",
     "clean_text",
@@ -61,6 +62,13 @@ def slugify_heading(text: str) -> str:
     normalized = unicodedata.normalize("NFKD", text)
     ascii_text = normalized.encode("ascii", "ignore").decode("ascii").lower()
     return _SLUG_STRIP.sub("-", ascii_text).strip("-")
+
+
+def github_slug(text: str) -> str:
+    """The anchor GitHub gives a Markdown heading: lower case, punctuation dropped, spaces to hyphens
+    ("What's new?" -> "whats-new"). Markdown, DOCX and plain-text sections are cited by it."""
+    lowered = " ".join(text.split()).lower()
+    return re.sub(r"[^\w\- ]", "", lowered).replace(" ", "-")
 
 
 _WS = re.compile(r"[ \t\u00a0\u2000-\u200b\u202f\u205f\u3000]+")

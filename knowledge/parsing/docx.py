@@ -7,7 +7,7 @@ import re
 import zipfile
 from collections.abc import Iterator
 
-from .base import Block, IngestionError, ParsedDocument, slugify_heading, table_block
+from .base import Block, IngestionError, ParsedDocument, github_slug, table_block
 
 __all__ = ["parse_docx", "check_zip_safety"]
 
@@ -18,6 +18,8 @@ MAX_ZIP_ENTRIES = 5000
 
 _W_NS = "http://schemas.openxmlformats.org/wordprocessingml/2006/main"
 _W = "{%s}" % _W_NS
+# Paragraph styles that hold code (pandoc writes "Source Code"; Word has "HTML Preformatted").
+_CODE_STYLES = {"source code", "code", "html preformatted", "plain text", "macro text", "preformatted text"}
 _HEADING_STYLE = re.compile(r"^heading\s*([1-9])$", re.I)
 _LIST_STYLE = re.compile(r"^list", re.I)
 
@@ -111,22 +113,34 @@ def parse_docx(data: bytes, filename: str) -> ParsedDocument:
         meta["modified"] = modified
 
     title = (core.title or "").strip()
-    stack: list[tuple[int, str]] = []
+    stack: list[tuple[int, str, str]] = []
     blocks: list[Block] = []
     pending: list[str] = []
+    slugs: dict[str, int] = {}
     first_heading = ""
+    term = ""  # a "Definition Term" paragraph waiting for its definition
 
     def path() -> tuple[str, ...]:
-        return tuple(text for _, text in stack)
+        return tuple(text for _, text, _ in stack)
 
     def anchor() -> str:
-        return slugify_heading(stack[-1][1]) if stack else ""
+        return stack[-1][2] if stack else ""
 
     def flush() -> None:
-        text = "\n".join(pending).strip()
+        text = "\n\n".join(p for p in pending if p.strip()).strip("\n")
         if text:
             blocks.append(Block("text", text, path(), anchor=anchor()))
         pending.clear()
+
+    def add(text: str, *, item: bool = False) -> None:
+        nonlocal term
+        if term:
+            text, term = f"{term}: {text}", ""
+        # List items of one list stay in one paragraph; everything else is a paragraph of its own.
+        if item and pending and pending[-1].startswith("- "):
+            pending[-1] += "\n- " + text
+        else:
+            pending.append(f"- {text}" if item else text)
 
     for element in _iter_body(document.element.body):
         if element.tag == _W + "tbl":
@@ -136,12 +150,22 @@ def parse_docx(data: bytes, filename: str) -> ParsedDocument:
                 blocks.append(block)
             continue
         paragraph = Paragraph(element, document)
+        style = (paragraph.style.name if paragraph.style is not None else "") or ""
+        if style.lower() in _CODE_STYLES:
+            lines = [line.rstrip() for line in paragraph.text.split("\n")]
+            if any(line.strip() for line in lines):
+                pending.append("\n".join("    " + line if line.strip() else "" for line in lines))
+            continue
         text = " ".join(paragraph.text.split())
         if not text:
             continue
-        style = (paragraph.style.name if paragraph.style is not None else "") or ""
         if style.lower() == "title":
             title = title or text
+            if not stack:
+                # The title heads the document: its intro is cited by the title's anchor.
+                flush()
+                slugs[github_slug(text)] = 1
+                stack.append((0, text, github_slug(text)))
             continue
         match = _HEADING_STYLE.match(style)
         if match:
@@ -149,10 +173,18 @@ def parse_docx(data: bytes, filename: str) -> ParsedDocument:
             level = int(match.group(1))
             while stack and stack[-1][0] >= level:
                 stack.pop()
-            stack.append((level, text))
+            slug = github_slug(text)
+            seen = slugs.get(slug, 0)
+            slugs[slug] = seen + 1
+            stack.append((level, text, f"{slug}-{seen}" if seen else slug))
             first_heading = first_heading or text
             continue
-        pending.append(f"- {text}" if _is_list_item(paragraph) else text)
+        if style.lower() in ("definition term", "term"):
+            term = f"{term}, {text}" if term else text
+            continue
+        add(text, item=_is_list_item(paragraph))
+    if term:
+        pending.append(term)
     flush()
 
     if not blocks:

@@ -1,86 +1,252 @@
-"""HTML parsing: strip site chrome, then walk headings, paragraphs, lists and tables."""
+"""HTML parsing: drop site chrome, then walk headings, paragraphs, definition lists, code and tables.
+
+Section anchors are the page's own: the id its table of contents or heading permalink points to
+(a heading's id, an id inside it, its permalink's target, the id of the section element it opens,
+or an empty named anchor right before it), so a citation link lands on the real section.
+"""
 
 from __future__ import annotations
 
 import re
+import warnings
 
 from bs4 import BeautifulSoup, NavigableString, Tag
-from bs4.element import Comment, Doctype, ProcessingInstruction
 
 from .base import Block, IngestionError, ParsedDocument, slugify_heading, table_block
+from .html_chrome import content_root, is_permalink, strip_chrome
 
 __all__ = ["parse_html"]
 
-_ALWAYS_DROP = ["script", "style", "noscript", "template", "nav", "aside", "form", "iframe",
-                "svg", "button", "select", "input", "textarea", "footer"]
-_CHROME_ROLES = {"navigation", "banner", "contentinfo", "complementary", "search"}
-_CHROME_TOKENS = {
-    "sidebar", "side-bar", "toc", "table-of-contents", "breadcrumb", "breadcrumbs", "menu",
-    "nav", "navbar", "navigation", "footer", "pagination", "pager", "prev", "next", "previous",
-    "prev-next", "skip-link", "cookie-banner", "site-header", "site-footer", "edit-link",
-}
-_CHROME_PARTS = re.compile(
-    r"(?:^|[-_ ])(sidebar|toc|breadcrumbs?|menu|nav|navbar|navigation|footer|pagination|pager|prev|next)(?:$|[-_ ])"
-)
-_PREV_NEXT_TEXT = re.compile(r"^\W*(?:prev(?:ious)?|next|back to top)\b", re.I)
-_HEADINGS = {"h1", "h2", "h3", "h4", "h5", "h6"}
+_HEADINGS = {"h1", "h2", "h3", "h4", "h5", "h6", "h"}
 _BLOCK_TAGS = {
-    "p", "div", "section", "article", "main", "blockquote", "pre", "dl", "dt", "dd", "figure",
-    "figcaption", "header", "address", "details", "summary", "hr", "body", "center", "caption",
+    "p", "div", "section", "article", "main", "blockquote", "figure", "header", "address", "details",
+    "summary", "hr", "body", "center", "caption", "li", "table", "tbody", "thead", "tr", "td", "th", "dl",
 }
+_ADMONITIONS = {"note", "warning", "tip", "caution", "important", "hint", "attention", "danger", "error",
+                "admonition", "seealso", "topic", "sidebar-like", "admonitionblock"}
+_SECTION_NUMBER = re.compile(r"^(?:\d+\.(?:\d+\.?)*|\d+(?:\.\d+)+|[A-Z]\.(?:\d+\.?)*|\d+(?= [A-Z][a-z]))\s+(?=\S)")
+_DROP_IN_CONTENT = ["figcaption"]
+# reST inline literals that leaked into rendered text (``flask run``) are markup, not content.
+_INLINE_LITERAL = re.compile(r"``(\S(?:.*?\S)?)``")
+# <h> carries no level; SQLite's pages use it (hidden) to title each entry below their h2 sections.
+_BARE_H_LEVEL = 3
 
 
-def _is_chrome(tag: Tag) -> bool:
-    if (tag.get("role") or "").lower() in _CHROME_ROLES:
-        return True
-    rel = " ".join(tag.get("rel") or []).lower()
-    if tag.name == "a" and ("prev" in rel or "next" in rel):
-        return True
-    names = [tag.get("id") or ""] + list(tag.get("class") or [])
-    for name in names:
-        lowered = name.lower()
-        if lowered in _CHROME_TOKENS or _CHROME_PARTS.search(lowered):
-            return True
-    if tag.name == "a" and _PREV_NEXT_TEXT.match(tag.get_text(" ", strip=True)) and len(tag.get_text()) < 80:
-        return True
-    return False
+def heading_text(tag: Tag) -> str:
+    """A heading's visible text without permalink glyphs or leading section numbers."""
+    text = " ".join(tag.get_text(" ", strip=True).split())
+    text = text.strip(" ¶#§🔗")
+    return _SECTION_NUMBER.sub("", text).strip()
 
 
-def _protects_content(tag: Tag, total_chars: int) -> bool:
-    """Never drop an element that wraps the main content (e.g. <body class="has-sidebar">)."""
-    if tag.name in ("html", "body", "main", "article"):
-        return True
-    if tag.find(["main", "article"]) is not None or tag.find(attrs={"role": "main"}) is not None:
-        return True
-    return total_chars > 0 and len(tag.get_text(" ", strip=True)) > 0.6 * total_chars
+def _enclosing_id(tag: Tag, root: Tag) -> str:
+    """The id of the nearest ancestor that this heading opens (its first heading), if any."""
+    node = tag.parent
+    while isinstance(node, Tag) and node is not root.parent:
+        first = node.find(_HEADINGS)
+        if first is not tag:
+            return ""
+        if node.get("id"):
+            return node["id"]
+        node = node.parent
+    return ""
 
 
-def _content_root(soup: BeautifulSoup) -> Tag:
-    for candidate in (soup.find("main"), soup.find(attrs={"role": "main"}), soup.find("article")):
-        if isinstance(candidate, Tag) and candidate.get_text(strip=True):
-            return candidate
-    return soup.body or soup
+def _preceding_anchor(tag: Tag) -> str:
+    """An empty <a name>/<span id> right before the heading (Texinfo, SQLite)."""
+    sibling = tag.previous_sibling
+    for _ in range(3):
+        while isinstance(sibling, NavigableString) and not sibling.strip():
+            sibling = sibling.previous_sibling
+        if not isinstance(sibling, Tag) or sibling.get_text(strip=True):
+            return ""
+        if sibling.name in ("a", "span") and (sibling.get("id") or sibling.get("name")):
+            return sibling.get("id") or sibling.get("name")
+        sibling = sibling.previous_sibling
+    return ""
 
 
-def _strip_chrome(soup: BeautifulSoup, root: Tag) -> None:
-    for node in soup.find_all(string=lambda s: isinstance(s, (Comment, Doctype, ProcessingInstruction))):
-        node.extract()
-    for tag in root.find_all(_ALWAYS_DROP):
-        tag.decompose()
-    # A page-level <header> is the site banner; an article's own <header> holds its title.
-    for tag in root.find_all("header"):
-        if tag.find_parent(["article", "main"]) is None and root.name not in ("article", "main"):
-            tag.decompose()
-    total = len(root.get_text(" ", strip=True))
-    for tag in root.find_all(True):
-        if tag.decomposed:
-            continue
-        if _is_chrome(tag) and not _protects_content(tag, total):
-            tag.decompose()
+def _mark_anchors(root: Tag) -> None:
+    """Record each heading's anchor before chrome (permalinks included) is stripped."""
+    for tag in root.find_all(_HEADINGS):
+        inner = tag.find(lambda t: t.name in ("a", "span") and (t.get("id") or t.get("name")))
+        permalink = next((a for a in tag.find_all("a") if is_permalink(a)), None)
+        anchor = (tag.get("id") or tag.get("_id")
+                  or (inner.get("id") or inner.get("name") if inner is not None else "")
+                  or ((permalink.get("href") or "")[1:] if permalink is not None else "")
+                  or _enclosing_id(tag, root) or _preceding_anchor(tag))
+        tag["data-verity-anchor"] = anchor or ""
+
+
+def _is_admonition(tag: Tag) -> bool:
+    classes = {c.lower() for c in tag.get("class") or []}
+    return tag.name in ("div", "aside", "section") and bool(classes & _ADMONITIONS)
+
+
+class _Walker:
+    """Walks the content tree in document order and emits heading-scoped blocks."""
+
+    def __init__(self) -> None:
+        self.stack: list[tuple[int, str, str]] = []  # (level, text, anchor)
+        self.blocks: list[Block] = []
+        self.paragraphs: list[str] = []
+        self.inline: list[str] = []
+        self.lead = ""  # a definition term or admonition title that opens the next paragraph
+        self.flatten_tables = 0
+        self.first_h1 = ""
+
+    def path(self) -> tuple[str, ...]:
+        return tuple(text for _, text, _ in self.stack)
+
+    def anchor(self) -> str:
+        return self.stack[-1][2] if self.stack else ""
+
+    def end_line(self, joiner: str = "\n\n") -> None:
+        text = _INLINE_LITERAL.sub(r"\1", " ".join("".join(self.inline).split()))
+        self.inline.clear()
+        if not text:
+            return
+        if self.lead:
+            sep = " " if self.lead.endswith((":", "—")) else ": "
+            text = f"{self.lead}{sep}{text}"
+            self.lead = ""
+            joiner = "\n\n"  # a definition or admonition starts its own paragraph
+        if self.paragraphs and joiner == "\n":
+            self.paragraphs[-1] += "\n" + text
+        else:
+            self.paragraphs.append(text)
+
+    def flush(self) -> None:
+        self.end_line()
+        if self.lead:
+            self.paragraphs.append(self.lead)  # a term without a definition
+            self.lead = ""
+        text = "\n\n".join(p for p in self.paragraphs if p.strip()).strip("\n")
+        if text:
+            self.blocks.append(Block("text", text, self.path(), anchor=self.anchor()))
+        self.paragraphs.clear()
+
+    def heading(self, tag: Tag) -> None:
+        self.flush()
+        text = heading_text(tag)
+        if not text:
+            return
+        level = _BARE_H_LEVEL if tag.name == "h" else int(tag.name[1])
+        self.first_h1 = self.first_h1 or (text if level == 1 else "")
+        while self.stack and self.stack[-1][0] >= level:
+            self.stack.pop()
+        self.stack.append((level, text, tag.get("data-verity-anchor") or slugify_heading(text)))
+
+    def code(self, tag: Tag) -> None:
+        self.end_line()
+        lines = [line.rstrip() for line in tag.get_text().strip("\n").split("\n")]
+        if any(line.strip() for line in lines):
+            # Indented four spaces: the chunker and the answer writer treat the block as code.
+            body = "\n".join("    " + line if line.strip() else "" for line in lines)
+            if self.lead:
+                self.paragraphs.append(self.lead + ":")
+                self.lead = ""
+            self.paragraphs.append(body)
+
+    def definition_list(self, tag: Tag, depth: int) -> None:
+        self.end_line()
+        terms: list[str] = []
+        for child in tag.find_all(["dt", "dd"], recursive=False):
+            if child.name == "dt":
+                term = " ".join(child.get_text("", strip=False).split()).strip(" ¶")
+                if term:
+                    terms.append(term)
+                continue
+            self.lead = ", ".join(terms)
+            terms = []
+            # A definition's paragraphs stay together, so its later sentences keep their term.
+            self.walk(child, depth, in_item=True)
+            self.end_line(joiner="\n")
+            if self.lead:  # an empty definition: keep the term
+                self.paragraphs.append(self.lead)
+                self.lead = ""
+        for term in terms:
+            self.paragraphs.append(term)
+
+    def admonition(self, tag: Tag, depth: int) -> None:
+        self.end_line()
+        title = tag.find(class_=re.compile(r"^(admonition-title|title)$")) or tag.find("th")
+        label = " ".join(title.get_text(" ", strip=True).split()) if title is not None else ""
+        if title is not None:
+            title.decompose()
+        self.lead = label.rstrip(":") if label and len(label) < 40 else ""
+        self.flatten_tables += 1
+        self.walk(tag, depth)
+        self.flatten_tables -= 1
+        self.end_line()
+        self.lead = ""
+
+    def list_items(self, tag: Tag, depth: int) -> None:
+        self.end_line()
+        ordered = tag.name == "ol"
+        for index, item in enumerate(tag.find_all("li", recursive=False), start=1):
+            self.end_line()
+            self.inline.append("  " * depth + (f"{index}. " if ordered else "- "))
+            self.walk(item, depth + 1, in_item=True)
+            self.end_line(joiner="\n")
+        self.end_line()
+
+    def walk(self, node: Tag, depth: int = 0, in_item: bool = False) -> None:
+        for child in node.children:
+            if isinstance(child, NavigableString):
+                self.inline.append(str(child))
+                continue
+            if not isinstance(child, Tag):
+                continue
+            name = child.name
+            if name in _HEADINGS:
+                self.heading(child)
+            elif name == "pre":
+                self.code(child)
+            elif name == "dl":
+                self.definition_list(child, depth)
+            elif _is_admonition(child):
+                self.admonition(child, depth)
+            elif name == "table" and not self.flatten_tables and child.find("table") is None \
+                    and _is_data_table(child):
+                self.end_line()
+                self.flush_paragraphs_as_text()
+                block = table_block(_table_rows(child), self.path(), anchor=self.anchor())
+                if block:
+                    self.blocks.append(block)
+            elif name in ("ul", "ol"):
+                self.list_items(child, depth)
+            elif name == "br":
+                self.end_line(joiner="\n")
+            elif name in _BLOCK_TAGS:
+                # Inside a list item, a nested paragraph continues the item's line.
+                if not (in_item and name == "p" and not self.paragraphs_open_line()):
+                    self.end_line(joiner="\n" if in_item else "\n\n")
+                self.walk(child, depth, in_item)
+                self.end_line(joiner="\n" if in_item else "\n\n")
+            else:
+                self.walk(child, depth, in_item)
+
+    def paragraphs_open_line(self) -> bool:
+        return bool(" ".join("".join(self.inline).split()).strip("-0123456789. "))
+
+    def flush_paragraphs_as_text(self) -> None:
+        """Text before a table becomes its own block so the table keeps its place in reading order."""
+        text = "\n\n".join(p for p in self.paragraphs if p.strip()).strip("\n")
+        if text:
+            self.blocks.append(Block("text", text, self.path(), anchor=self.anchor()))
+        self.paragraphs.clear()
 
 
 def _cell_text(cell: Tag) -> str:
     return " ".join(cell.get_text(" ", strip=True).split())
+
+
+def _is_data_table(table: Tag) -> bool:
+    """Tables with at least two rows and two columns hold data; others are layout."""
+    rows = [tr for tr in table.find_all("tr") if tr.find_parent("table") is table]
+    widths = [len(tr.find_all(["td", "th"], recursive=False)) for tr in rows]
+    return len(rows) >= 2 and max(widths, default=0) >= 2
 
 
 def _table_rows(table: Tag) -> list[list[str]]:
@@ -110,84 +276,6 @@ def _table_rows(table: Tag) -> list[list[str]]:
     return rows
 
 
-class _Walker:
-    """Walks the content tree in document order and emits heading-scoped blocks."""
-
-    def __init__(self) -> None:
-        self.stack: list[tuple[int, str, str]] = []  # (level, text, anchor)
-        self.blocks: list[Block] = []
-        self.lines: list[str] = []
-        self.inline: list[str] = []
-        self.first_h1 = ""
-
-    def path(self) -> tuple[str, ...]:
-        return tuple(text for _, text, _ in self.stack)
-
-    def anchor(self) -> str:
-        return self.stack[-1][2] if self.stack else ""
-
-    def end_line(self) -> None:
-        text = " ".join("".join(self.inline).split())
-        if text:
-            self.lines.append(text)
-        self.inline.clear()
-
-    def flush(self) -> None:
-        self.end_line()
-        text = "\n".join(self.lines).strip()
-        if text:
-            self.blocks.append(Block("text", text, self.path(), anchor=self.anchor()))
-        self.lines.clear()
-
-    def heading(self, tag: Tag) -> None:
-        self.flush()
-        text = " ".join(tag.get_text(" ", strip=True).split())
-        if not text:
-            return
-        level = int(tag.name[1])
-        self.first_h1 = self.first_h1 or (text if level == 1 else "")
-        while self.stack and self.stack[-1][0] >= level:
-            self.stack.pop()
-        self.stack.append((level, text, tag.get("id") or slugify_heading(text)))
-
-    def walk(self, node: Tag, list_depth: int = 0) -> None:
-        for child in node.children:
-            if isinstance(child, NavigableString):
-                self.inline.append(str(child))
-                continue
-            if not isinstance(child, Tag):
-                continue
-            name = child.name
-            if name in _HEADINGS:
-                self.heading(child)
-            elif name == "table" and child.find("table") is None:
-                self.flush()
-                block = table_block(_table_rows(child), self.path(), anchor=self.anchor())
-                if block:
-                    self.blocks.append(block)
-            elif name in ("ul", "ol"):
-                self.end_line()
-                for index, item in enumerate(child.find_all("li", recursive=False), start=1):
-                    self.end_line()
-                    marker = f"{index}." if name == "ol" else "-"
-                    self.inline.append("  " * list_depth + marker + " ")
-                    self.walk(item, list_depth + 1)
-                    self.end_line()
-            elif name == "pre":
-                self.end_line()
-                code = child.get_text().strip("\n")
-                if code.strip():
-                    self.lines.append(code)
-            elif name == "br":
-                self.end_line()
-            elif name in _BLOCK_TAGS or name == "li" or name == "table":
-                self.end_line()
-                self.walk(child, list_depth)
-                self.end_line()
-            else:
-                self.walk(child, list_depth)
-
-
 def _metadata(soup: BeautifulSoup) -> dict:
     meta: dict = {}
     for tag in soup.find_all("meta"):
@@ -206,13 +294,26 @@ def _metadata(soup: BeautifulSoup) -> dict:
 
 def parse_html(text: str, filename: str) -> ParsedDocument:
     """Parse an HTML page into blocks, preferring the main content and dropping navigation."""
-    soup = BeautifulSoup(text, "lxml")
+    with warnings.catch_warnings():
+        # XHTML pages (DocBook, AsciiDoc) start with an XML declaration; lxml's HTML parser reads
+        # them correctly, and bs4's warning about it means nothing to the person uploading.
+        warnings.simplefilter("ignore")
+        soup = BeautifulSoup(text, "lxml")
     title_tag = soup.find("title")
     page_title = " ".join(title_tag.get_text(" ", strip=True).split()) if title_tag else ""
     meta = _metadata(soup)
-    root = _content_root(soup)
-    _strip_chrome(soup, root)
+    root = content_root(soup)
+    _mark_anchors(root)
+    strip_chrome(soup, root)
+    for tag in root.find_all(_DROP_IN_CONTENT):
+        tag.decompose()
+    for tag in root.select(".figure > .title, .figure-title, .mediaobject, .indexterm"):
+        tag.decompose()
     walker = _Walker()
+    outer_title = soup.find("h1") if root.find("h1") is None else None
+    if outer_title is not None and heading_text(outer_title):
+        # The page title sits outside the content element (AsciiDoc's #header): it still heads the page.
+        walker.heading(outer_title)
     walker.walk(root)
     walker.flush()
     if not walker.blocks:

@@ -6,7 +6,7 @@ import re
 
 from markdown_it import MarkdownIt
 
-from .base import Block, IngestionError, ParsedDocument, slugify_heading, table_block
+from .base import Block, IngestionError, ParsedDocument, github_slug, table_block
 
 __all__ = ["parse_markdown", "split_front_matter"]
 
@@ -36,7 +36,9 @@ def _inline_text(token) -> str:
     for child in token.children or []:
         if child.type in ("text", "code_inline", "html_inline"):
             parts.append(child.content if child.type != "html_inline" else "")
-        elif child.type in ("softbreak", "hardbreak"):
+        elif child.type == "softbreak":
+            parts.append(" ")  # a wrapped source line, not a break
+        elif child.type == "hardbreak":
             parts.append("\n")
         elif child.type == "image":
             parts.append(child.content or "")
@@ -44,22 +46,23 @@ def _inline_text(token) -> str:
 
 
 class _Builder:
-    """Accumulates lines under the current heading path and emits Blocks."""
+    """Accumulates paragraphs under the current heading path and emits Blocks."""
 
     def __init__(self) -> None:
-        self.stack: list[tuple[int, str]] = []
+        self.stack: list[tuple[int, str, str]] = []
         self.blocks: list[Block] = []
-        self.lines: list[str] = []
+        self.lines: list[str] = []  # paragraphs; list items of one list share a paragraph
         self.first_h1 = ""
+        self.slugs: dict[str, int] = {}
 
     def path(self) -> tuple[str, ...]:
-        return tuple(text for _, text in self.stack)
+        return tuple(text for _, text, _ in self.stack)
 
     def anchor(self) -> str:
-        return slugify_heading(self.stack[-1][1]) if self.stack else ""
+        return self.stack[-1][2] if self.stack else ""
 
     def flush(self) -> None:
-        text = "\n".join(self.lines).strip()
+        text = "\n\n".join(p for p in self.lines if p.strip()).strip("\n")
         if text:
             self.blocks.append(Block("text", text, self.path(), anchor=self.anchor()))
         self.lines.clear()
@@ -72,7 +75,10 @@ class _Builder:
             self.first_h1 = text
         while self.stack and self.stack[-1][0] >= level:
             self.stack.pop()
-        self.stack.append((level, text))
+        slug = github_slug(text)
+        seen = self.slugs.get(slug, 0)
+        self.slugs[slug] = seen + 1
+        self.stack.append((level, text, f"{slug}-{seen}" if seen else slug))
 
     def table(self, rows: list[list[str]]) -> None:
         self.flush()
@@ -90,6 +96,7 @@ def parse_markdown(text: str, filename: str) -> ParsedDocument:
     item_fresh: list[bool] = []  # whether the current list item has not printed its marker yet
     row: list[str] | None = None
     rows: list[list[str]] = []
+    in_list_paragraph = False
     i = 0
     while i < len(tokens):
         tok = tokens[i]
@@ -99,6 +106,8 @@ def parse_markdown(text: str, filename: str) -> ParsedDocument:
             i += 3
             continue
         if kind in ("bullet_list_open", "ordered_list_open"):
+            if not list_stack:
+                in_list_paragraph = False
             start = int(tok.attrGet("start") or 1) if kind == "ordered_list_open" else 0
             list_stack.append(["ol" if kind == "ordered_list_open" else "ul", start])
         elif kind in ("bullet_list_close", "ordered_list_close"):
@@ -122,12 +131,19 @@ def parse_markdown(text: str, filename: str) -> ParsedDocument:
                     item_fresh[-1] = False
                 else:
                     content = f"{indent}  {content}"
-            if content:
+                if content and builder.lines and in_list_paragraph:
+                    builder.lines[-1] += "\n" + content  # items of one list share a paragraph
+                elif content:
+                    builder.lines.append(content)
+                    in_list_paragraph = True
+            elif content:
                 builder.lines.append(content)
         elif kind in ("fence", "code_block"):
             code = tok.content.rstrip("\n")
             if code.strip():
-                builder.lines.append(code)
+                builder.lines.append("\n".join("    " + line if line.strip() else ""
+                                               for line in code.split("\n")))
+                in_list_paragraph = False
         elif kind == "html_block":
             stripped = re.sub(r"<[^>]+>", " ", tok.content)
             if stripped.strip() and not tok.content.lstrip().startswith("<!--"):
@@ -141,8 +157,6 @@ def parse_markdown(text: str, filename: str) -> ParsedDocument:
             row = None
         elif kind == "table_close":
             builder.table(rows)
-        elif kind == "paragraph_close" and not list_stack:
-            builder.lines.append("")  # paragraph boundary
         i += 1
     builder.flush()
 

@@ -18,7 +18,9 @@ __all__ = ["parse_pdf"]
 log = logging.getLogger(__name__)
 
 _BULLET = re.compile(r"^\s*(?:[•◦▪‣∙·*\-–]|\(?\d{1,3}[.)]|\(?[a-z][.)])\s+")
-_NUMBERED_HEADING = re.compile(r"^(?:(?:section|part|chapter|article|appendix)\s+)?[0-9IVX]+(?:\.[0-9]+)*\.?\s+\S", re.I)
+_NUMBERED_HEADING = re.compile(r"^(?:(?i:section|part|chapter|article|appendix)\s+\S+|\d{1,2}(?:\.\d{1,2})*\.?)\s+[A-Z]")
+# A table-of-contents line: a title, dot leaders and a page number.
+_DOT_LEADER = re.compile(r"(?:\.\s?){4,}\s*[0-9ivxlc]+\s*$", re.I)
 _PAGE_NUMBER = re.compile(r"^(?:page\s+)?\d{1,4}(?:\s*(?:of|/)\s*\d{1,4})?$", re.I)
 _LONG_RUN = re.compile(r"[^\W\d_]+")
 _SMALL_WORDS = {"a", "an", "and", "as", "at", "by", "for", "from", "in", "of", "on", "or", "the", "to", "with", "vs", "via", "per"}
@@ -198,10 +200,15 @@ def _join_lines(lines: list[str]) -> str:
 class _PageBuilder:
     """Turns the ordered lines and tables of pages into heading-scoped Blocks."""
 
-    def __init__(self, title: str, pages: list[list[tuple[float, object]]]) -> None:
+    def __init__(self, title: str, pages: list[list[tuple[float, object]]],
+                 outline: list[tuple[int, str, int]] | None = None) -> None:
         self.title = title
         self.stack: list[tuple[int, str]] = []
         self.blocks: list[Block] = []
+        # With an outline (bookmarks), sections come from it and font sizes are not guessed at.
+        self.outline: dict[int, list[tuple[int, str]]] = {}
+        for level, text, index in outline or []:
+            self.outline.setdefault(index + 1, []).append((level, text))
         lines = [it for items in pages for _, it in items if isinstance(it, _Line) and it.text.strip()]
         weights: Counter[float] = Counter()
         for line in lines:
@@ -211,12 +218,20 @@ class _PageBuilder:
         sizes = sorted({ln.size for ln in lines if ln.size and self._big(ln)}, reverse=True)
         self.levels = {size: rank for rank, size in enumerate(sizes)}
         self.running = _running_lines(pages)
+        # A document whose big-font headings are numbered ("2.1 Node Shapes") numbers all of them:
+        # an unnumbered big line there is a figure label, not a heading.
+        big = [ln.text.strip() for ln in lines if self._big(ln)]
+        self.numbered = sum(1 for t in big if _NUMBERED_HEADING.match(t)) >= 3
 
     def _big(self, line: _Line) -> bool:
         return bool(self.body and line.size and line.size >= self.body * 1.12)
 
     def heading_level(self, line: _Line, text: str, prev_ended: bool) -> int | None:
         """Level of a heading line (0 = largest), or None for body text."""
+        if self.outline:
+            return None
+        if self.numbered and not _NUMBERED_HEADING.match(text):
+            return None
         if self.body is None or line.size is None:
             return len(self.levels) if _looks_like_heading(text, prev_ended) else None
         if not any(ch.isalpha() for ch in text) or text.endswith((".", ",", ";")) or len(text) > 120:
@@ -231,10 +246,33 @@ class _PageBuilder:
     def path(self) -> tuple[str, ...]:
         return (self.title,) + tuple(text for _, text in self.stack if text != self.title)
 
+    def running_title(self, line: str) -> bool:
+        """The document title with a page number before or after it: a running header."""
+        low, title = line.lower(), self.title.lower()
+        for rest in ((low[len(title):] if low.startswith(title) else None),
+                     (low[: -len(title)] if low.endswith(title) else None)):
+            if rest is not None and (not rest.strip() or _PAGE_NUMBER.match(rest.strip())
+                                     or re.fullmatch(r"[ivxlc]+", rest.strip())):
+                return True
+        return False
+
+    def enter(self, level: int, text: str) -> None:
+        """Open a section at this level (closing deeper and equal ones)."""
+        while self.stack and self.stack[-1][0] >= level:
+            self.stack.pop()
+        self.stack.append((level, text))
+
     def add_page(self, page_no: int, items: list[tuple[float, object]]) -> None:
         """items: (top, _Line | rows) in reading order."""
+        if _is_contents_page([_clean_line(it.text) for _, it in items if isinstance(it, _Line)]):
+            return
         pending: list[str] = []
         prev_ended = True
+        entries = list(self.outline.get(page_no, []))
+        line_keys = {_key(_clean_line(it.text)) for _, it in items if isinstance(it, _Line)}
+        # Bookmarks whose title is not a line of the page start where the page starts.
+        while entries and _key(entries[0][1]) not in line_keys:
+            self.enter(*entries.pop(0))
 
         def flush() -> None:
             text = _join_lines(pending)
@@ -255,8 +293,16 @@ class _PageBuilder:
                 pending.append("")
                 prev_ended = True
                 continue
-            if line == self.title or _PAGE_NUMBER.match(line) or _normal(line) in self.running:
-                continue  # running headers, footers and page numbers add nothing to the content
+            if self.running_title(line) or _PAGE_NUMBER.match(line) or _normal(line) in self.running \
+                    or _DOT_LEADER.search(line):
+                continue  # running headers, footers, page numbers and contents lines add nothing
+            if entries and _key(line) == _key(entries[0][1]):
+                flush()
+                self.enter(*entries.pop(0))
+                while entries and _key(entries[0][1]) not in line_keys:
+                    self.enter(*entries.pop(0))
+                prev_ended = True
+                continue
             if (self.body and item.size and item.size < self.body * 0.9 and len(line) < 100
                     and (position <= 1 or position >= len(items) - 2)):
                 continue  # small print at the very top or bottom of a page is a header/footer
@@ -277,8 +323,22 @@ class _PageBuilder:
         flush()
 
 
+def _is_contents_page(lines: list[str]) -> bool:
+    """A table-of-contents page: most lines end in page numbers that only go up."""
+    numbered = [int(m.group(1)) for line in lines if (m := re.search(r"\s(\d{1,4})$", line))]
+    if len(numbered) < 5 or len(numbered) < 0.6 * len([ln for ln in lines if ln]):
+        return False
+    rising = sum(1 for a, b in zip(numbered, numbered[1:]) if b >= a)
+    return rising >= 0.8 * (len(numbered) - 1)
+
+
+_ROMAN_EDGE = re.compile(r"(?:^[ivxlc]+\b|\b[ivxlc]+$)")
+
+
 def _normal(line: str) -> str:
-    return re.sub(r"\d+", "#", " ".join(line.lower().split()))
+    """A line with its page numbers (arabic or roman) masked, to spot running headers and footers."""
+    text = re.sub(r"\d+", "#", " ".join(line.lower().split()))
+    return _ROMAN_EDGE.sub("#", text)
 
 
 def _running_lines(pages: list[list[tuple[float, object]]]) -> set[str]:
@@ -290,6 +350,29 @@ def _running_lines(pages: list[list[tuple[float, object]]]) -> set[str]:
         texts = [it.text for _, it in items if isinstance(it, _Line) and it.text.strip()]
         counts.update({_normal(t) for t in texts[:2] + texts[-2:] if len(t) < 100})
     return {text for text, n in counts.items() if n >= 2 and n >= len(pages) / 2}
+
+
+def _outline(pdf: pdfium.PdfDocument) -> list[tuple[int, str, int]]:
+    """(level, title, page index) of the PDF's bookmarks, in order; empty when it has none."""
+    entries: list[tuple[int, str, int]] = []
+    try:
+        for bookmark in pdf.get_toc(max_depth=6):
+            dest = bookmark.get_dest()
+            title = " ".join((bookmark.get_title() or "").split())
+            index = dest.get_index() if dest is not None else None
+            if title and index is not None:
+                entries.append((bookmark.level, title, index))
+    except Exception:  # noqa: BLE001 - a broken outline only means no outline
+        log.debug("could not read the PDF outline", exc_info=True)
+        return []
+    return entries
+
+
+def _key(text: str) -> str:
+    """Comparable form of a heading: letters and digits only, section numbers dropped."""
+    text = re.sub(r"^(?:(?:chapter|appendix|section|part)\s+)?[0-9A-Z]{1,3}(?:\.[0-9]+)*\.?\s+", "", text.strip(),
+                  flags=re.I)
+    return re.sub(r"[^a-z0-9]+", "", text.lower())
 
 
 def _metadata(pdf: pdfium.PdfDocument) -> dict:
@@ -330,6 +413,7 @@ def parse_pdf(data: bytes, filename: str) -> ParsedDocument:
         except Exception:  # noqa: BLE001 - tables are best effort; text still comes from pdfium
             log.info("pdfplumber could not open %s; tables will not be detected", filename)
         meta = _metadata(pdf)
+        outline = _outline(pdf)
         page_texts: list[list[tuple[float, object]]] = []
         for index in range(len(pdf)):
             page = pdf[index]
@@ -370,7 +454,7 @@ def parse_pdf(data: bytes, filename: str) -> ParsedDocument:
         )
 
     title = meta.pop("title", "") or _first_title_line(page_texts) or _fallback_title(filename)
-    builder = _PageBuilder(title, page_texts)
+    builder = _PageBuilder(title, page_texts, outline)
     for number, items in enumerate(page_texts, start=1):
         builder.add_page(number, items)
     if not builder.blocks:

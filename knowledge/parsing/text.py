@@ -1,182 +1,191 @@
-"""Plain-text and reStructuredText parsing."""
+"""Plain-text parsing: headings by underline, capitals or indentation; hard-wrapped lines unwrapped.
+
+Text documents are usually wrapped at 70–80 columns, and man pages rendered to text indent their
+sub-headings by three spaces and their option descriptions under the option. Lines of one
+paragraph are joined (a sentence must never end at a line wrap), and an option followed by its
+indented description becomes one "option: description" paragraph.
+"""
 
 from __future__ import annotations
 
-import io
-import logging
 import re
 
-from .base import Block, IngestionError, ParsedDocument, slugify_heading, table_block
+from .base import Block, IngestionError, ParsedDocument, github_slug
 
-__all__ = ["parse_plain_text", "parse_rst"]
-
-log = logging.getLogger(__name__)
+__all__ = ["parse_plain_text", "unwrap"]
 
 _UNDERLINE = re.compile(r"^\s*([=\-~^*#+])\1{2,}\s*$")
 _UNDERLINE_LEVEL = {"=": 1, "#": 1, "*": 1, "-": 2, "~": 3, "^": 3, "+": 3}
+_LIST_MARKER = re.compile(r"^(?:[-*+•]|\d{1,3}[.)]|\(\w\))\s+")
+# A man page's running header and footer: "GREP(1)   User Commands   GREP(1)".
+_MAN_RUNNING = re.compile(r"^\S+\(\w+\)\s{2,}.*\s{2,}\S+\(\w+\)$|^.{0,60}\s{2,}\S+\(\w+\)$")
 
 
 def _stem(filename: str) -> str:
     return re.sub(r"\.[A-Za-z0-9]+$", "", filename.rsplit("/", 1)[-1]) or "Untitled document"
 
 
-def _is_caps_heading(line: str) -> bool:
-    text = line.strip()
+def _indent(line: str) -> int:
+    return len(line) - len(line.lstrip(" "))
+
+
+def _is_caps_heading(text: str) -> bool:
     letters = [c for c in text if c.isalpha()]
-    return (3 <= len(text) <= 60 and len(letters) >= 3 and text.upper() == text
+    return (2 <= len(text) <= 60 and len(letters) >= 2 and text.upper() == text
             and len(text.split()) <= 8 and not text.endswith((".", ",", ";")))
 
 
+def unwrap(lines: list[str]) -> str:
+    """Join hard-wrapped lines into one line; a word broken by a hyphen at the wrap is joined back."""
+    out = ""
+    for line in (line.strip() for line in lines):
+        if not line:
+            continue
+        if out.endswith("-") and len(out) > 1 and out[-2].isalpha() and line[:1].isalpha():
+            out += line  # "even-" + "horizontal": the hyphen was the word's own, or the wrap's
+        else:
+            out = f"{out} {line}" if out else line
+    return " ".join(out.split())
+
+
 class _Sections:
-    """Heading stack plus blocks, shared by the text and RST parsers."""
+    """Heading stack plus paragraphs; GitHub-style slugs (deduplicated) as anchors."""
 
     def __init__(self) -> None:
-        self.stack: list[tuple[int, str]] = []
+        self.stack: list[tuple[int, str, str]] = []
         self.blocks: list[Block] = []
-        self.lines: list[str] = []
+        self.paragraphs: list[str] = []
+        self.slugs: dict[str, int] = {}
 
     def path(self) -> tuple[str, ...]:
-        return tuple(text for _, text in self.stack)
-
-    def anchor(self) -> str:
-        return slugify_heading(self.stack[-1][1]) if self.stack else ""
+        return tuple(text for _, text, _ in self.stack)
 
     def heading(self, level: int, text: str) -> None:
         self.flush()
         while self.stack and self.stack[-1][0] >= level:
             self.stack.pop()
-        self.stack.append((level, text))
+        slug = github_slug(text)
+        seen = self.slugs.get(slug, 0)
+        self.slugs[slug] = seen + 1
+        self.stack.append((level, text, f"{slug}-{seen}" if seen else slug))
 
     def flush(self) -> None:
-        text = re.sub(r"\n{3,}", "\n\n", "\n".join(self.lines)).strip()
+        text = "\n\n".join(p for p in self.paragraphs if p.strip()).strip("\n")
         if text:
-            self.blocks.append(Block("text", text, self.path(), anchor=self.anchor()))
-        self.lines.clear()
+            self.blocks.append(Block("text", text, self.path(), anchor=self.stack[-1][2] if self.stack else ""))
+        self.paragraphs.clear()
 
-    def table(self, rows: list[list[str]]) -> None:
-        self.flush()
-        block = table_block(rows, self.path(), anchor=self.anchor())
-        if block:
-            self.blocks.append(block)
+
+def _paragraph_items(lines: list[str]) -> list[str]:
+    """Items of one blank-line-separated paragraph: list items and dedents start new ones."""
+    items: list[list[str]] = []
+    previous_indent = None
+    for line in lines:
+        indent = _indent(line)
+        starts = _LIST_MARKER.match(line.strip()) or (previous_indent is not None and indent < previous_indent - 1)
+        if not items or starts:
+            items.append([line])
+        else:
+            items[-1].append(line)
+        previous_indent = indent
+    return [unwrap(item) for item in items]
+
+
+def _definition(lines: list[str]) -> tuple[str, str] | None:
+    """(term, body) when a short first line is followed by lines indented deeper (an option entry)."""
+    if len(lines) < 2:
+        return None
+    head, second = lines[0], lines[1]
+    term = head.strip()
+    if _indent(second) >= _indent(head) + 3 and len(term) <= 60 and not term.endswith((".", ":", ",")):
+        return term, unwrap(lines[1:])
+    return None
 
 
 def parse_plain_text(text: str, filename: str) -> ParsedDocument:
-    """Parse plain text: blank-line paragraphs, underlined or ALL CAPS lines as headings."""
+    """Parse plain text: underlined, capitalised or (man pages) indented headings; paragraphs unwrapped."""
+    lines = text.replace("\r\n", "\n").replace("\r", "\n").expandtabs(8).split("\n")
+    content = [i for i, line in enumerate(lines) if line.strip()]
+    for edge in (content[:1] + content[-1:]) if content else []:
+        if _MAN_RUNNING.match(lines[edge].strip()):
+            lines[edge] = ""
     sections = _Sections()
-    lines = text.split("\n")
     first_heading = ""
+    body_indent: int | None = None  # indentation of the open definition's body
     i = 0
+    paragraph: list[str] = []
+
+    def close_paragraph() -> None:
+        nonlocal body_indent
+        if not paragraph:
+            return
+        definition = _definition(paragraph)
+        if definition:
+            sections.paragraphs.append(f"{definition[0]}: {definition[1]}")
+            body_indent = _indent(paragraph[1])
+        elif body_indent is not None and _indent(paragraph[0]) >= body_indent and sections.paragraphs:
+            # A further paragraph of the open definition stays with its term.
+            sections.paragraphs[-1] += "\n" + "\n".join(_paragraph_items(paragraph))
+        else:
+            sections.paragraphs.append("\n".join(_paragraph_items(paragraph)))
+            body_indent = None
+        paragraph.clear()
+
     while i < len(lines):
         line = lines[i].rstrip()
+        stripped = line.strip()
         nxt = lines[i + 1] if i + 1 < len(lines) else ""
         prev_blank = i == 0 or not lines[i - 1].strip()
+        if not stripped:
+            close_paragraph()
+            i += 1
+            continue
         underline = _UNDERLINE.match(nxt)
-        if line.strip() and underline and len(nxt.strip()) >= min(3, len(line.strip())) and not _UNDERLINE.match(line):
-            sections.heading(_UNDERLINE_LEVEL.get(underline.group(1), 2), line.strip())
-            first_heading = first_heading or line.strip()
+        if underline and not _UNDERLINE.match(line) and len(nxt.strip()) >= min(3, len(stripped)):
+            close_paragraph()
+            sections.heading(_UNDERLINE_LEVEL.get(underline.group(1), 2), stripped)
+            first_heading = first_heading or stripped
+            body_indent = None
             i += 2
             continue
-        next_blank = not nxt.strip()
-        if not first_heading and not any(x.strip() for x in lines[:i]) and _is_caps_heading(line):
-            sections.heading(0, line.strip())  # an ALL CAPS first line is the document title
-            first_heading = line.strip()
+        at_margin = _indent(line) == 0
+        if at_margin and not first_heading and not sections.paragraphs and not paragraph \
+                and _is_caps_heading(stripped) and _indent(nxt) == 0:
+            sections.heading(0, stripped)  # an ALL CAPS first line is the document's title
+            first_heading = stripped
             i += 1
             continue
-        if prev_blank and next_blank and _is_caps_heading(line):
-            sections.heading(1, line.strip())
-            first_heading = first_heading or line.strip()
+        if at_margin and _is_caps_heading(stripped) and (prev_blank or not paragraph) \
+                and (not nxt.strip() or _indent(nxt) > 0):
+            close_paragraph()
+            sections.heading(1, stripped)
+            first_heading = first_heading or stripped
+            body_indent = None
             i += 1
             continue
-        sections.lines.append(line.strip())
+        # A man page sub-heading: three spaces in, short, no final stop, right after a blank or heading.
+        if _indent(line) == 3 and len(stripped) <= 60 and not stripped.endswith((".", ",", ";", ":")) \
+                and not paragraph and nxt.strip() and _indent(nxt) > 3 and sections.stack:
+            close_paragraph()
+            sections.heading(2, stripped)
+            body_indent = None
+            i += 1
+            continue
+        paragraph.append(line)
         i += 1
+    close_paragraph()
     sections.flush()
     if not sections.blocks:
         raise IngestionError(f"{filename} contains no text to index; it is empty or whitespace only.")
-    return ParsedDocument(title=first_heading or _stem(filename), blocks=sections.blocks, metadata={})
+    return ParsedDocument(title=_title(first_heading, lines) or _stem(filename), blocks=sections.blocks,
+                          metadata={})
 
 
-def _rst_table_rows(table) -> list[list[str]]:
-    from docutils import nodes
-
-    rows: list[list[str]] = []
-    for row in table.findall(nodes.row):
-        rows.append([" ".join(entry.astext().split()) for entry in row.children if isinstance(entry, nodes.entry)])
-    return rows
-
-
-def _walk_rst(node, sections: _Sections, level: int) -> None:
-    from docutils import nodes
-
-    for child in node.children:
-        if isinstance(child, nodes.section):
-            title = child.next_node(nodes.title)
-            sections.heading(level, " ".join(title.astext().split()) if title is not None else "")
-            _walk_rst(child, sections, level + 1)
-            sections.flush()
-            # Leaving a section: its heading no longer applies to what follows.
-            while sections.stack and sections.stack[-1][0] >= level:
-                sections.stack.pop()
-        elif isinstance(child, (nodes.title, nodes.subtitle, nodes.system_message, nodes.comment,
-                                nodes.substitution_definition, nodes.target, nodes.docinfo, nodes.raw)):
-            continue
-        elif isinstance(child, nodes.table):
-            sections.table(_rst_table_rows(child))
-        elif isinstance(child, (nodes.bullet_list, nodes.enumerated_list)):
-            for number, item in enumerate(child.children, start=1):
-                marker = f"{number}." if isinstance(child, nodes.enumerated_list) else "-"
-                sections.lines.append(f"{marker} {' '.join(item.astext().split())}")
-            sections.lines.append("")
-        elif isinstance(child, (nodes.literal_block, nodes.doctest_block)):
-            sections.lines.extend([child.astext(), ""])
-        elif isinstance(child, nodes.term):
-            sections.lines.append(" ".join(child.astext().split()))  # keep a term next to its definition
-        elif isinstance(child, (nodes.paragraph, nodes.line_block)):
-            sections.lines.extend([" ".join(child.astext().split()), ""])
-        elif isinstance(child, nodes.Element) and child.children and not isinstance(child, nodes.TextElement):
-            _walk_rst(child, sections, level)  # containers: admonitions, block quotes, definition lists
-        elif isinstance(child, nodes.Element):
-            text = " ".join(child.astext().split())
-            if text:
-                sections.lines.extend([text, ""])
-
-
-def parse_rst(text: str, filename: str) -> ParsedDocument:
-    """Parse reStructuredText with docutils; fall back to plain-text rules if docutils fails."""
-    try:
-        from docutils import nodes
-        from docutils.core import publish_doctree
-
-        doctree = publish_doctree(text, settings_overrides={
-            "report_level": 5, "halt_level": 5, "warning_stream": io.StringIO(),
-            # Uploaded files must not be able to read server files or inject raw HTML.
-            "file_insertion_enabled": False, "raw_enabled": False, "_disable_config": True,
-        })
-    except Exception:  # noqa: BLE001 - docutils raises a variety of errors on malformed input
-        log.info("docutils failed on %s; using plain-text parsing", filename, exc_info=True)
-        return parse_plain_text(text, filename)
-
-    sections = _Sections()
-    title = " ".join(doctree["title"].split()) if doctree.get("title") else ""
-    level = 1
-    if title:
-        sections.stack.append((1, title))
-        level = 2
-    meta: dict = {}
-    for info in doctree.findall(nodes.docinfo):
-        for field in info.children:
-            name = field.tagname.lower()
-            if name == "field" and len(field.children) == 2:
-                name, value = field.children[0].astext().lower(), field.children[1].astext()
-            else:
-                value = field.astext()
-            if name in ("author", "authors") and value:
-                meta["author"] = value.strip()
-            elif name == "date" and value:
-                meta["created"] = value.strip()
-            elif name in ("updated", "modified", "revision date", "last updated") and value:
-                meta["modified"] = value.strip()
-    _walk_rst(doctree, sections, level)
-    sections.flush()
-    if not sections.blocks:
-        return parse_plain_text(text, filename)
-    return ParsedDocument(title=title or _stem(filename), blocks=sections.blocks, metadata=meta)
+def _title(first_heading: str, lines: list[str]) -> str:
+    """A man page's NAME line ("grep - print lines that match patterns") makes the best title."""
+    for index, line in enumerate(lines):
+        if line.strip() == "NAME":
+            following = next((x.strip() for x in lines[index + 1:index + 4] if x.strip()), "")
+            if following:
+                return following
+    return first_heading

@@ -1,4 +1,8 @@
-"""`manage.py evaluate QUESTIONS.jsonl [--k 5] [--json]`: retrieval, refusal and answer quality figures."""
+"""`manage.py evaluate QUESTIONS.jsonl [--k 5] [--json] [--collection NAME] [--floors FILE]`.
+
+Retrieval, refusal, answer-quality, calibration and latency figures for a question set; with
+--floors, exits non-zero when a metric falls below its floor (what `make eval` and `make test` use).
+"""
 
 from __future__ import annotations
 
@@ -11,6 +15,7 @@ from tqdm import tqdm
 
 from knowledge.answering import AskOptions, answer_question
 from knowledge.evaluation import score
+from knowledge.models import Collection
 
 
 def load_questions(path: str) -> list[dict]:
@@ -32,24 +37,39 @@ def load_questions(path: str) -> list[dict]:
     return items
 
 
-def run(items: list[dict], *, progress: bool = True) -> list[dict]:
+def run(items: list[dict], *, progress: bool = True, collection_ids: list[int] | None = None) -> list[dict]:
     """Ask every question (no cache, nothing stored) and collect what scoring needs."""
     outcomes = []
-    for item in tqdm(items, desc="Evaluating", unit="q", disable=not progress or None):
+    for item in tqdm(items, desc="Evaluating", unit="q", disable=not progress or None, mininterval=2.0):
         started = time.perf_counter()
-        result = answer_question(item["question"], AskOptions(channel="eval", use_cache=False, store=False))
+        options = AskOptions(channel="eval", use_cache=False, store=False, channel_collection_ids=collection_ids)
+        result = answer_question(item["question"], options)
         latency = (time.perf_counter() - started) * 1000
         outcomes.append({
             "id": item["id"],
             "refused": result.refused,
             "answer": result.answer,
             "confidence": result.confidence,
+            "warning": result.warning,
             "citations": [c.to_dict() for c in result.citations],
             "retrieved": [r["source"] for r in result.retrieved],
             "latency_ms": round(latency, 1),
             "evidence": result.evidence,
         })
     return outcomes
+
+
+def check_floors(metrics: dict, floors: dict) -> list[str]:
+    """Metrics below their floor (for "max_*" floors: above their ceiling)."""
+    failures = []
+    for name, floor in floors.items():
+        if name.startswith("max_"):
+            value = metrics[name[4:]]
+            if value > floor:
+                failures.append(f"{name[4:]} {value} > ceiling {floor}")
+        elif metrics[name] < floor:
+            failures.append(f"{name} {metrics[name]} < floor {floor}")
+    return failures
 
 
 class Command(BaseCommand):
@@ -59,16 +79,38 @@ class Command(BaseCommand):
         parser.add_argument("path")
         parser.add_argument("--k", type=int, default=5)
         parser.add_argument("--json", action="store_true")
+        parser.add_argument("--collection", action="append", default=[],
+                            help="answer from these collections only (by name; repeatable)")
+        parser.add_argument("--floors", help="JSON file of metric floors; exit 1 when one is not met")
 
     def handle(self, *args, **options):
         items = load_questions(options["path"])
         if not items:
             raise CommandError(f"{options['path']}: no questions")
-        outcomes = run(items, progress=not options["json"])
+        collection_ids = None
+        if options["collection"]:
+            found = dict(Collection.objects.filter(name__in=options["collection"]).values_list("name", "pk"))
+            missing = sorted(set(options["collection"]) - set(found))
+            if missing:
+                raise CommandError(f"no collection named {', '.join(missing)}; ingest it first")
+            collection_ids = sorted(found.values())
+        outcomes = run(items, progress=not options["json"], collection_ids=collection_ids)
         metrics = score(items, outcomes, k=options["k"])
+        failures = check_floors(metrics, json.loads(Path(options["floors"]).read_text())) if options["floors"] else []
         if options["json"]:
             self.stdout.write(json.dumps({**metrics, "questions": outcomes}, default=str))
-            return
+        else:
+            self._print(metrics)
+        if failures:
+            raise CommandError("below the floors: " + "; ".join(failures))
+
+    def _print(self, metrics: dict) -> None:
+        table = metrics.pop("reliability")
         width = max(len(name) for name in metrics)
         for name, value in metrics.items():
             self.stdout.write(f"{name:<{width}}  {value}")
+        self.stdout.write("confidence  answers  held the asked fact  mean confidence")
+        for row in table:
+            correct = "-" if row["correct"] is None else f"{row['correct']:.0%}"
+            mean = "-" if row["mean_confidence"] is None else f"{row['mean_confidence']:.2f}"
+            self.stdout.write(f"{row['bin']:<10}  {row['n']:>7}  {correct:>19}  {mean:>15}")

@@ -1,0 +1,113 @@
+"""The readable units of a passage the offline writer may quote: sentences, list items, table rows
+(rendered with their headers) and code blocks, each with what it needs to stand on its own.
+
+A definition ("ENV: What environment the app runs in. Default: 'production'") keeps its term on
+every sentence; a list's lead-in is known to its items; version notes, figure captions, headings
+and fragments are marked so the writer never answers with them alone.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+from textcore.sentences import LIST_ITEM, is_code_block, paragraphs, sentence_spans
+
+_TABLE_SEPARATOR = re.compile(r"^\|?\s*:?-{2,}")
+_VERSION_NOTE = re.compile(r"^(?:new|added|changed|deprecated|removed)\s+(?:in|since)\s+(?:version\s+)?v?[\d.]+"
+                           r"[.:]?\s*$", re.I)
+_CAPTION = re.compile(r"^(?:figure|fig\.|table|listing|example)\s+[\dA-Z][\d.]*[:.]", re.I)
+# "term: definition" as the parsers write definition lists, option lists and admonitions.
+_TERM = re.compile(r"^(?P<term>[^:\n]{1,80}?):[ \t]+(?=\S)")
+_TERM_MAX_WORDS = 8
+_WORD = re.compile(r"[A-Za-z0-9]")
+
+
+@dataclass
+class Unit:
+    """One quotable piece of a passage."""
+
+    text: str  # as it would appear in an answer (a definition's term put back in front)
+    kind: str  # sentence | item | row | code | lead
+    paragraph: int
+    position: int  # order within the passage
+    term: str = ""  # the definition term this unit belongs to, if any
+    quotable: bool = True  # False for version notes, captions, fragments: never an answer alone
+    parts: tuple["Unit", ...] = ()  # for a window: the two adjacent units it joins
+
+
+def _row_units(lines: list[str]) -> list[str]:
+    """Table rows as "Header: value; Header: value" (the first row is the header)."""
+    header: list[str] | None = None
+    out = []
+    for line in lines:
+        stripped = line.strip()
+        if _TABLE_SEPARATOR.match(stripped):
+            continue
+        cells = [c.strip() for c in stripped.strip("|").split("|")]
+        if header is None:
+            header = cells
+            continue
+        pairs = [f"{h}: {v}" for h, v in zip(header, cells) if v and h]
+        out.append("; ".join(pairs) if pairs else " ".join(c for c in cells if c))
+    return out
+
+
+def _quotable(text: str) -> bool:
+    body = text.strip()
+    if _VERSION_NOTE.match(body) or _CAPTION.match(body):
+        return False
+    if len(_WORD.findall(body)) < 8 and not re.search(r"\d", body):
+        return False  # a fragment too short to state anything ("Example:", "See also")
+    return True
+
+
+def units_of(text: str) -> list[Unit]:
+    """The units of a passage's text, in reading order."""
+    units: list[Unit] = []
+    for number, (start, end) in enumerate(paragraphs(text)):
+        block = text[start:end]
+        if is_code_block(block):
+            units.append(Unit(block.strip("\n"), "code", number, len(units), quotable=False))
+            continue
+        lines = [line for line in block.split("\n") if line.strip()]
+        if lines and all(line.strip().startswith("|") for line in lines):
+            for row in _row_units(lines):
+                units.append(Unit(row, "row", number, len(units)))
+            continue
+        term_match = _TERM.match(block.strip())
+        term = term_match.group("term").strip() if term_match else ""
+        if len(term.split()) > _TERM_MAX_WORDS:
+            term = ""  # a sentence with a colon, not a definition
+        spans = sentence_spans(block)
+        for index, (a, b) in enumerate(spans):
+            raw = block[a:b].strip()
+            item = bool(LIST_ITEM.match(raw))
+            body = LIST_ITEM.sub("", raw, count=1).strip() if item else raw
+            if not body:
+                continue
+            shown = body
+            if term and index > 0 and term.lower() not in body.lower():
+                shown = f"{term}: {body}"  # a later sentence of a definition keeps its term
+            kind = "lead" if body.endswith(":") else ("item" if item else "sentence")
+            quotable = _quotable(body) and kind != "lead" and not (index == 0 and term and body.rstrip(":") == term)
+            units.append(Unit(shown, kind, number, len(units), term=term, quotable=quotable))
+    return units
+
+
+def windows(units: list[Unit]) -> list[Unit]:
+    """Two adjacent units of one paragraph (or a lead-in and the code it introduces) as one candidate:
+    the asked fact often sits in the sentence after the one that names the subject ("MAX_COOKIE_SIZE:
+    Warn if cookie headers are larger than this many bytes. Defaults to 4093.")."""
+    out = []
+    for first, second in zip(units, units[1:]):
+        same_paragraph = first.paragraph == second.paragraph
+        introduces_code = first.kind == "lead" and second.kind == "code" and second.paragraph == first.paragraph + 1
+        if not (same_paragraph or introduces_code) or first.kind in ("code", "row") or second.kind == "row":
+            continue
+        if not (first.quotable or first.kind == "lead") or not (second.quotable or second.kind == "code"):
+            continue
+        text = f"{first.text}\n{second.text}" if second.kind == "code" else f"{first.text} {second.text}"
+        out.append(Unit(text, "window", first.paragraph, first.position, term=first.term, quotable=True,
+                        parts=(first, second)))
+    return out

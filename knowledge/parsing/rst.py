@@ -1,0 +1,276 @@
+"""reStructuredText parsing with docutils, including the Sphinx roles and directives docutils lacks.
+
+Sphinx sources use roles (:func:`x`, :setting:`X <Y>`, :ref:`label`) and directives (code-block,
+versionadded, toctree, autodoc, project-specific ones) that plain docutils reports as errors, which
+would leave `:func:` markup in the text or drop whole paragraphs. Unknown roles render as their text
+and unknown directives by what they evidently are: code, a version note, an object description
+(term + definition), a container of content, or nothing.
+"""
+
+from __future__ import annotations
+
+import io
+import logging
+import re
+
+from docutils import nodes
+from docutils.core import publish_doctree
+from docutils.parsers.rst import Directive, directives, roles
+
+from .base import Block, IngestionError, ParsedDocument, table_block
+
+__all__ = ["parse_rst"]
+
+log = logging.getLogger(__name__)
+
+_DROPPED = {"toctree", "index", "highlight", "currentmodule", "module", "literalinclude", "tabularcolumns",
+            "graphviz", "digraph", "graph", "inheritance-diagram", "autosummary", "setting", "default-domain",
+            "default-role", "sectionauthor", "moduleauthor", "codeauthor", "todo", "raw-html", "program"}
+_CODE = {"code-block", "sourcecode", "productionlist", "doctest", "testcode", "testoutput", "code-cell",
+         "ipython", "console"}
+_VERSIONS = {"versionadded": "New in version", "versionchanged": "Changed in version",
+             "deprecated": "Deprecated since version", "versionremoved": "Removed in version"}
+_LABELS = {"seealso": "See also", "admonition": ""}
+
+
+def role_text(text: str) -> str:
+    """What a Sphinx role shows: 'title <target>' -> title, '~a.b.c' -> c, '!x' -> x, 'a-label' -> a label."""
+    text = text.strip()
+    explicit = re.match(r"^(.*?)\s*<[^<>]+>$", text, re.S)
+    if explicit and explicit.group(1).strip():
+        return " ".join(explicit.group(1).split())
+    text = text.lstrip("!")
+    if text.startswith("~"):
+        return text[1:].rsplit(".", 1)[-1]
+    return text
+
+
+def _generic_role(name, rawtext, text, lineno, inliner, options=None, content=None):
+    shown = role_text(text)
+    if name in ("ref", "doc", "numref", "term") and not re.search(r"<[^<>]+>$", text.strip()):
+        shown = re.sub(r"[-_]+", " ", shown.rsplit("/", 1)[-1])  # a bare label: the nearest readable form
+    return [nodes.literal(rawtext, shown)], []
+
+
+class _AnyOptions(dict):
+    """Directive options we do not know are accepted as plain strings instead of raising errors."""
+
+    def __missing__(self, key):
+        return directives.unchanged
+
+
+class _SphinxDirective(Directive):
+    """Stands in for a directive docutils does not know, rendering it by what it evidently is."""
+
+    has_content = True
+    optional_arguments = 1
+    final_argument_whitespace = True
+    option_spec = _AnyOptions()
+
+    def run(self):
+        name = self.name.split(":")[-1]
+        if name in _DROPPED or name.startswith("auto"):
+            return []
+        if name in _CODE:
+            text = "\n".join(self.content)
+            return [nodes.literal_block(text, text)] if text.strip() else []
+        container = nodes.container()
+        if self.content:
+            self.state.nested_parse(self.content, self.content_offset, container)
+        argument = self.arguments[0] if self.arguments else ""
+        if name in _VERSIONS:
+            version, _, rest = argument.partition(" ")
+            lead = f"{_VERSIONS[name]} {version}".strip()
+            first = container.next_node(nodes.paragraph)
+            if rest.strip():
+                # The explanation may hold roles of its own (":sig:`KILL`"): parse it as inline text.
+                inline, _messages = self.state.inline_text(" ".join(rest.split()), self.lineno)
+                container.insert(0, nodes.paragraph("", f"{lead}: ", *inline))
+            elif first is not None:
+                first.insert(0, nodes.Text(f"{lead}: "))
+            else:
+                container.insert(0, nodes.paragraph(text=f"{lead}."))
+            return [container]
+        if name in _LABELS:
+            first = container.next_node(nodes.paragraph)
+            if first is not None and _LABELS[name]:
+                first.insert(0, nodes.Text(f"{_LABELS[name]}: "))
+            return [container]
+        if argument and self.content:
+            # An object description (.. attribute:: name, .. signal:: x, .. option:: -v): term + definition.
+            item = nodes.definition_list_item()
+            item += nodes.term(text=" ".join(argument.split()))
+            definition = nodes.definition()
+            definition.extend(container.children)
+            item += definition
+            return [nodes.definition_list("", item)]
+        return [container] if self.content else []
+
+
+def _install_fallbacks() -> None:
+    """Make docutils' role and directive lookups fall back to the generic renderers (once)."""
+    if getattr(roles.role, "_verity_fallback", False):
+        return
+    original_role, original_directive = roles.role, directives.directive
+
+    def role(role_name, language_module, lineno, reporter):
+        found, messages = original_role(role_name, language_module, lineno, reporter)
+        return (found, messages) if found is not None else (_generic_role, [])
+
+    def directive(directive_name, language_module, document):
+        found, messages = original_directive(directive_name, language_module, document)
+        return (found, messages) if found is not None else (_SphinxDirective, [])
+
+    role._verity_fallback = True
+    roles.role, directives.directive = role, directive
+
+
+def _text(node) -> str:
+    return " ".join(node.astext().split())
+
+
+class _Sections:
+    """Heading stack plus paragraphs, emitting one block per section."""
+
+    def __init__(self) -> None:
+        self.stack: list[tuple[int, str, str]] = []
+        self.blocks: list[Block] = []
+        self.paragraphs: list[str] = []
+
+    def path(self) -> tuple[str, ...]:
+        return tuple(text for _, text, _ in self.stack)
+
+    def heading(self, level: int, text: str, anchor: str) -> None:
+        self.flush()
+        while self.stack and self.stack[-1][0] >= level:
+            self.stack.pop()
+        self.stack.append((level, text, anchor))
+
+    def flush(self) -> None:
+        text = "\n\n".join(p for p in self.paragraphs if p.strip()).strip("\n")
+        if text:
+            self.blocks.append(Block("text", text, self.path(), anchor=self.stack[-1][2] if self.stack else ""))
+        self.paragraphs.clear()
+
+    def table(self, rows: list[list[str]]) -> None:
+        self.flush()
+        block = table_block(rows, self.path(), anchor=self.stack[-1][2] if self.stack else "")
+        if block:
+            self.blocks.append(block)
+
+
+def _code(node) -> str:
+    return "\n".join("    " + line if line.strip() else "" for line in node.astext().strip("\n").split("\n"))
+
+
+def _definition(term: str, body) -> str:
+    """'term: first paragraph' with the rest of the definition on following lines of one paragraph."""
+    parts: list[str] = []
+    for child in body.children:
+        if isinstance(child, (nodes.literal_block, nodes.doctest_block)):
+            parts.append(_code(child))
+        elif isinstance(child, (nodes.bullet_list, nodes.enumerated_list)):
+            parts.extend(_list_lines(child))
+        elif isinstance(child, nodes.Element) and _text(child):
+            parts.append(_text(child))
+    if not parts:
+        return term
+    return "\n".join([f"{term}: {parts[0].lstrip()}"] + parts[1:])
+
+
+def _list_lines(node) -> list[str]:
+    ordered = isinstance(node, nodes.enumerated_list)
+    return [f"{f'{n}.' if ordered else '-'} {_text(item)}" for n, item in enumerate(node.children, start=1)]
+
+
+def _walk(node, sections: _Sections, level: int) -> None:
+    for child in node.children:
+        if isinstance(child, nodes.section):
+            title = child.next_node(nodes.title)
+            text = _text(title) if title is not None else ""
+            sections.heading(level, text, nodes.make_id(text) if text else "")
+            _walk(child, sections, level + 1)
+            sections.flush()
+            while sections.stack and sections.stack[-1][0] >= level:
+                sections.stack.pop()  # leaving a section: its heading no longer applies
+        elif isinstance(child, (nodes.title, nodes.subtitle, nodes.system_message, nodes.comment,
+                                nodes.substitution_definition, nodes.target, nodes.docinfo, nodes.raw,
+                                nodes.problematic)):
+            continue
+        elif isinstance(child, nodes.topic) and "contents" in child.get("classes", []):
+            continue  # a generated table of contents
+        elif isinstance(child, nodes.table):
+            sections.table([[_text(entry) for entry in row.children if isinstance(entry, nodes.entry)]
+                            for row in child.findall(nodes.row)])
+        elif isinstance(child, (nodes.bullet_list, nodes.enumerated_list)):
+            sections.paragraphs.append("\n".join(_list_lines(child)))
+        elif isinstance(child, (nodes.literal_block, nodes.doctest_block)):
+            sections.paragraphs.append(_code(child))
+        elif isinstance(child, nodes.definition_list):
+            for item in child.children:
+                terms = [_text(t) for t in item.children if isinstance(t, nodes.term)]
+                body = next((d for d in item.children if isinstance(d, nodes.definition)), None)
+                sections.paragraphs.append(_definition(", ".join(terms), body) if body is not None
+                                           else ", ".join(terms))
+        elif isinstance(child, nodes.field_list):
+            for field in child.children:
+                sections.paragraphs.append(_definition(_text(field[0]), field[1]))
+        elif isinstance(child, nodes.option_list):
+            for item in child.children:
+                sections.paragraphs.append(_definition(_text(item[0]), item[1]))
+        elif isinstance(child, nodes.Admonition) and not isinstance(child, nodes.admonition):
+            label = child.tagname.capitalize()
+            first = child.next_node(nodes.paragraph)
+            if first is not None:
+                first.insert(0, nodes.Text(f"{label}: "))
+            _walk(child, sections, level)
+        elif isinstance(child, (nodes.paragraph, nodes.line_block)):
+            sections.paragraphs.append(_text(child))
+        elif isinstance(child, nodes.Element) and child.children and not isinstance(child, nodes.TextElement):
+            _walk(child, sections, level)  # containers: admonitions, block quotes, generic directives
+        elif isinstance(child, nodes.Element) and _text(child):
+            sections.paragraphs.append(_text(child))
+
+
+def parse_rst(text: str, filename: str) -> ParsedDocument | None:
+    """Parse reStructuredText with docutils; None when docutils cannot read it (caller falls back)."""
+    _install_fallbacks()
+    try:
+        doctree = publish_doctree(text, settings_overrides={
+            "report_level": 5, "halt_level": 5, "warning_stream": io.StringIO(),
+            # Uploaded files must not be able to read server files or inject raw HTML.
+            "file_insertion_enabled": False, "raw_enabled": False, "_disable_config": True,
+        })
+    except Exception:  # noqa: BLE001 - docutils raises a variety of errors on malformed input
+        log.info("docutils failed on %s; using plain-text parsing", filename, exc_info=True)
+        return None
+    sections = _Sections()
+    title = " ".join(doctree["title"].split()) if doctree.get("title") else ""
+    level = 1
+    if title:
+        sections.stack.append((1, title, nodes.make_id(title)))
+        level = 2
+    _walk(doctree, sections, level)
+    sections.flush()
+    if not sections.blocks:
+        raise IngestionError(f"{filename} has no text of its own to index (only a title, includes or "
+                             "directives); upload the document it includes instead.")
+    return ParsedDocument(title=title, blocks=sections.blocks, metadata=_docinfo(doctree))
+
+
+def _docinfo(doctree) -> dict:
+    meta: dict = {}
+    for info in doctree.findall(nodes.docinfo):
+        for field in info.children:
+            name = field.tagname.lower()
+            if name == "field" and len(field.children) == 2:
+                name, value = field.children[0].astext().lower(), field.children[1].astext()
+            else:
+                value = field.astext()
+            if name in ("author", "authors") and value:
+                meta["author"] = value.strip()
+            elif name == "date" and value:
+                meta["created"] = value.strip()
+            elif name in ("updated", "modified", "revision date", "last updated") and value:
+                meta["modified"] = value.strip()
+    return meta

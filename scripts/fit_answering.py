@@ -1,0 +1,324 @@
+#!/usr/bin/env python3
+"""Fit the answer path's learned parts on dev question sets and write knowledge/fitted.py.
+
+    VERITY_DB_NAME=verity_eval .venv/bin/python scripts/fit_answering.py \\
+        fixtures/eval/real/dev.jsonl:"Evaluation corpus" fixtures/eval/questions.jsonl:General
+
+Each argument is QUESTIONS.jsonl:COLLECTION (the collection the questions are about, already
+ingested). Only dev sets may be given: never the test split. Four logistic models, fitted in order
+because each one sees the output of the previous ones:
+1. RERANK — P(a retrieved chunk is an expected section) from lexical, dense and identifier evidence;
+2. UNIT — P(a sentence/item/row/code unit of the passages holds the answer hint);
+3. REFUSAL — P(the question is answerable) from evidence features, and the refusal cut-off;
+4. CONFIDENCE — P(the final answer holds the asked fact), on answered questions (calibration).
+Figures printed are 5-fold cross-validated on the dev sets.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import random
+import sys
+from datetime import date
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+os.environ.setdefault("DJANGO_SETTINGS_MODULE", "webapp.settings")
+
+RERANK_FEATURES = ["coverage", "bm25", "heading", "dense", "identifier", "lexical_rank", "dense_rank"]
+REFUSAL_FEATURES = ["best_unit_dense", "top_score", "coverage", "answer_coverage", "focus_coverage", "best_unit",
+                    "missing_idf",
+                    "missing_unseen", "missing_identifier", "fact_missing", "dense_top", "question_terms",
+                    "missing_specific", "missing_specific_count", "missing_generic_count"]
+CONFIDENCE_FEATURES = ["strength", "best_unit", "verification", "fact_missing", "focus_coverage", "top_score"]
+
+
+def _norm(text: str) -> str:
+    return " ".join((text or "").lower().split())
+
+
+def load(spec: str) -> list[tuple[dict, str]]:
+    path, _, collection = spec.partition(":")
+    if "test" in Path(path).name:
+        raise SystemExit(f"{path}: only dev sets may be used for fitting")
+    items = [json.loads(line) for line in Path(path).read_text().splitlines() if line.strip()]
+    return [(item, collection) for item in items]
+
+
+def folds(n: int, k: int = 5, seed: int = 7) -> list[list[int]]:
+    order = list(range(n))
+    random.Random(seed).shuffle(order)
+    return [order[i::k] for i in range(k)]
+
+
+def cv_probabilities(groups: list[list[dict]], labels: list[list[float]], names: list[str],
+                     sample_weights: list[list[float]] | None = None, **fit_args) -> list[list[float]]:
+    """Out-of-fold probabilities, folds taken over questions (all rows of a question stay together)."""
+    from knowledge.scoring import fit_logistic, probability
+
+    out: list[list[float]] = [[] for _ in groups]
+    for held in folds(len(groups)):
+        held_set = set(held)
+        rows = [r for i, g in enumerate(groups) if i not in held_set for r in g]
+        ys = [y for i, ls in enumerate(labels) if i not in held_set for y in ls]
+        sw = None if sample_weights is None else [w for i, ws in enumerate(sample_weights) if i not in held_set
+                                                  for w in ws]
+        weights = fit_logistic(rows, ys, names, sample_weights=sw, **fit_args)
+        for i in held:
+            out[i] = [probability(weights, r) for r in groups[i]]
+    return out
+
+
+class Context:
+    """The question path's pieces, run on one question at a time."""
+
+    def __init__(self) -> None:
+        from knowledge.answering.providers import default_providers
+        from knowledge.answering.service import glossary
+        from knowledge.models import Collection
+
+        self.providers = default_providers()
+        self.glossary = glossary()
+        self.collections = dict(Collection.objects.values_list("name", "pk"))
+
+    def retrieve(self, question: str, collection: str):
+        from knowledge.lexicon import term_stats
+        from knowledge.query import analyze
+        from knowledge.redaction import redact
+        from knowledge.retrieval import retrieve
+
+        ids = [self.collections[collection]]
+        query = analyze(redact(question).text, self.glossary)
+        vector = self.providers.embedder.embed([query.expanded], kind="query")[0]
+        return query, vector, retrieve(query, vector, ids), term_stats(ids), ids
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("sets", nargs="+", help="QUESTIONS.jsonl:COLLECTION (dev sets only)")
+    parser.add_argument("--write", action="store_true", help="write knowledge/fitted.py")
+    args = parser.parse_args()
+
+    import django
+
+    django.setup()
+    from knowledge import fitted
+    from knowledge.answering import extractive
+    from knowledge.answering import evidence as evidence_mod
+    from knowledge.answering.passages import build_passages
+    from knowledge.answering.service import AskOptions, answer_question
+    from knowledge.rerank import rerank_features
+    from knowledge.scoring import fit_logistic, logit, probability
+
+    items = [pair for spec in args.sets for pair in load(spec)]
+    ctx = Context()
+    print(f"{len(items)} dev questions", file=sys.stderr)
+    retrieved = [ctx.retrieve(item["question"], collection) for item, collection in items]
+
+    # 1. Rerank.
+    groups, labels = [], []
+    for (item, _), (query, _, candidates, stats, _) in zip(items, retrieved):
+        expected = set(item.get("expected_sources") or [])
+        rows = [rerank_features(candidates.lexemes, hit, stats) for hit in candidates.hits]
+        groups.append(rows)
+        labels.append([1.0 if hit.citation_source in expected else 0.0 for hit in candidates.hits])
+    fitted.RERANK = fit_logistic([r for g in groups for r in g], [y for ls in labels for y in ls], RERANK_FEATURES,
+                                 l2=0.001)
+    oof = cv_probabilities(groups, labels, RERANK_FEATURES, l2=0.001)
+    mrr = []
+    for probs, ls in zip(oof, labels):
+        if any(ls):
+            ranked = sorted(zip(probs, ls), key=lambda t: -t[0])
+            mrr.append(next(1 / (i + 1) for i, (_, y) in enumerate(ranked) if y))
+    print(f"rerank: chunk-level MRR (5-fold CV) {sum(mrr) / len(mrr):.3f} on {len(mrr)} questions", file=sys.stderr)
+
+    # 2. Units.
+    unit_groups, unit_labels, unit_index = [], [], []
+    for i, ((item, _), (query, _, candidates, stats, _)) in enumerate(zip(items, retrieved)):
+        for hit in candidates.hits:
+            hit.features.update(rerank_features(candidates.lexemes, hit, stats))
+            hit.score = probability(fitted.RERANK, hit.features)
+        hits = sorted(candidates.hits, key=lambda h: h.score, reverse=True)
+        passages = build_passages(hits[:8], limit=5)
+        scored = extractive.score_candidates(candidates.lexemes, passages, stats, query.asks_for, query.identifiers)
+        hint = _norm(item.get("answer_hint", ""))
+        if not item.get("answerable") or not hint:
+            continue
+        ys = [1.0 if hint in _norm(c.text) else 0.0 for c in scored]
+        if any(ys):
+            unit_groups.append([c.features for c in scored])
+            unit_labels.append(ys)
+            unit_index.append(i)
+    unit_names = sorted(unit_groups[0][0])
+    fitted.UNIT = fit_logistic([r for g in unit_groups for r in g], [y for ls in unit_labels for y in ls],
+                               unit_names, l2=0.001)
+    oof = cv_probabilities(unit_groups, unit_labels, unit_names, l2=0.001)
+    top1 = sum(1 for probs, ls in zip(oof, unit_labels) if ls[max(range(len(probs)), key=probs.__getitem__)])
+    print(f"units: the top unit holds the hint (5-fold CV) {top1 / len(unit_labels):.3f} on {len(unit_labels)} "
+          "questions whose passages hold it", file=sys.stderr)
+
+    # 2b. Units again, the best DENSE_TOP with their cosine to the question. Unanswerable questions' units
+    # are negatives too, so the best unit's probability also says whether any unit answers at all.
+    dense_groups, dense_labels = [], []
+    unanswerable = [i for i, (item, _) in enumerate(items) if not item.get("answerable")]
+    for i in unit_index + unanswerable:
+        item, _ = items[i]
+        query, vector, candidates, stats, _ = retrieved[i]
+        for hit in candidates.hits:
+            hit.features.update(rerank_features(candidates.lexemes, hit, stats))
+            hit.score = probability(fitted.RERANK, hit.features)
+        hits = sorted(candidates.hits, key=lambda h: h.score, reverse=True)
+        passages = build_passages(hits[:8], limit=5)
+        scored = extractive.score_candidates(candidates.lexemes, passages, stats, query.asks_for, query.identifiers)
+        top = sorted(scored, key=lambda c: c.score, reverse=True)[:extractive.DENSE_TOP]
+        if not top:
+            continue
+        vectors = ctx.providers.embedder.embed([c.text for c in top], kind="document")
+        hint = _norm(item.get("answer_hint", "")) if item.get("answerable") else None
+        rows = []
+        for candidate, vec in zip(top, vectors):
+            row = dict(candidate.features)
+            row["unit_dense"] = float(vec @ vector)
+            row["lexical_logit"] = logit(fitted.UNIT, candidate.features)
+            rows.append(row)
+        dense_groups.append(rows)
+        dense_labels.append([1.0 if hint and hint in _norm(c.text) else 0.0 for c in top])
+    dense_names = unit_names + ["unit_dense", "lexical_logit"]
+    fitted.UNIT_DENSE = fit_logistic([r for g in dense_groups for r in g], [y for ls in dense_labels for y in ls],
+                                     dense_names, l2=0.001)
+    oof = cv_probabilities(dense_groups, dense_labels, dense_names, l2=0.001)
+    answerable_groups = [(probs, ls) for probs, ls in zip(oof, dense_labels) if any(ls)]
+    top1 = sum(1 for probs, ls in answerable_groups if ls[max(range(len(probs)), key=probs.__getitem__)])
+    print(f"units with cosine: the top unit holds the hint (5-fold CV) {top1 / len(answerable_groups):.3f}",
+          file=sys.stderr)
+
+    # 2c. How many units an answer takes: the ratios to the best unit's score, a coverage floor and a cap,
+    # chosen for the share of answers holding the hint, with a small cost per unit (answers stay short).
+    cached = []
+    for i in unit_index:
+        item, _ = items[i]
+        query, vector, candidates, stats, _ = retrieved[i]
+        hits = sorted(candidates.hits, key=lambda h: probability(fitted.RERANK, h.features), reverse=True)
+        passages = build_passages(hits[:8], limit=5)
+        scored = extractive.score_candidates(candidates.lexemes, passages, stats, query.asks_for, query.identifiers,
+                                             embed=ctx.providers.embedder.embed, query_vector=vector)
+        cached.append((_norm(item["answer_hint"]), scored, query.asks_for))
+    best_setting, best_value = dict(fitted.COMPOSE), -1.0
+    for same in (0.5, 0.6, 0.7, 0.8, 0.9):
+        for other in (0.6, 0.7, 0.8, 0.9, 1.0):
+            for floor in (0.0, 0.15, 0.3):
+                for cap in (2, 3, 4):
+                    fitted.COMPOSE = {"same_passage": same, "other_passage": other, "min_coverage": floor,
+                                      "max_units": cap}
+                    held, units = 0, 0
+                    for hint, scored, asks in cached:
+                        text, chosen = extractive.compose(scored, asks)
+                        held += hint in _norm(text)
+                        units += len(chosen)
+                    value = held / len(cached) - 0.01 * units / len(cached)
+                    if value > best_value:
+                        best_setting, best_value, best_held, best_units = dict(fitted.COMPOSE), value, held, units
+    fitted.COMPOSE = best_setting
+    print(f"compose: {best_setting}; answers hold the hint {best_held / len(cached):.3f}, "
+          f"{best_units / len(cached):.2f} units per answer (in-sample on the questions whose passages hold it)",
+          file=sys.stderr)
+
+    # 3. Refusal.
+    rows, ys = [], []
+    for (item, _), (query, vector, candidates, stats, _) in zip(items, retrieved):
+        for hit in candidates.hits:
+            hit.score = probability(fitted.RERANK, hit.features)
+        hits = sorted(candidates.hits, key=lambda h: h.score, reverse=True)
+        passages = build_passages(hits[:8], limit=5)
+        scored = extractive.score_candidates(candidates.lexemes, passages, stats, query.asks_for, query.identifiers,
+                                             embed=ctx.providers.embedder.embed, query_vector=vector)
+        _, chosen = extractive.compose(scored, query.asks_for)
+        best = max((c.score for c in scored), default=0.0)
+        features, _, _ = evidence_mod.features_for(query, candidates.lexemes, passages, stats, chosen, best)
+        rows.append(features)
+        ys.append(1.0 if item.get("answerable") else 0.0)
+    positives = sum(ys)
+    balance = [(len(ys) - positives) / positives if y else 1.0 for y in ys]  # equal weight to both classes
+    fitted.REFUSAL = fit_logistic(rows, ys, REFUSAL_FEATURES, l2=0.01, sample_weights=balance)
+    oof = [p[0] for p in cv_probabilities([[r] for r in rows], [[y] for y in ys], REFUSAL_FEATURES,
+                                          sample_weights=[[w] for w in balance], l2=0.01)]
+    best_cut, best_value = 0.5, -1.0
+    for cut in [x / 100 for x in range(5, 96)]:
+        answered = sum(1 for p, y in zip(oof, ys) if y and p >= cut) / positives
+        refused = sum(1 for p, y in zip(oof, ys) if not y and p < cut) / (len(ys) - positives)
+        value = min(answered, refused) + 0.01 * (answered + refused)
+        if value > best_value:
+            best_cut, best_value = cut, value
+    fitted.REFUSE_BELOW = best_cut
+    for spec in args.sets:
+        mine = [i for i, (_, c) in enumerate(items) if spec.endswith(":" + c)]
+        a = [oof[i] >= best_cut for i in mine if ys[i]]
+        r = [oof[i] < best_cut for i in mine if not ys[i]]
+        print(f"  {spec}: answered {sum(a) / max(1, len(a)):.3f}, refused {sum(r) / max(1, len(r)):.3f}; in-sample "
+              f"answered {sum(probability(fitted.REFUSAL, rows[i]) >= best_cut for i in mine if ys[i]) / max(1, len(a)):.3f}",
+              file=sys.stderr)
+    answered = sum(1 for p, y in zip(oof, ys) if y and p >= best_cut) / positives
+    refused = sum(1 for p, y in zip(oof, ys) if not y and p < best_cut) / (len(ys) - positives)
+    print(f"refusal: cut {best_cut:.2f}; answerable answered {answered:.3f}, unanswerable refused {refused:.3f} "
+          f"(5-fold CV, {int(positives)} answerable, {len(ys) - int(positives)} unanswerable)", file=sys.stderr)
+
+    # 4. Confidence: the whole path (verification included) on the questions it answers.
+    conf_rows, conf_ys = [], []
+    for item, collection in items:
+        if not item.get("answerable"):
+            continue
+        options = AskOptions(channel="eval", use_cache=False, store=False,
+                             channel_collection_ids=[ctx.collections[collection]])
+        result = answer_question(item["question"], options)
+        if result.refused:
+            continue
+        ev = result.evidence["features"]
+        conf_rows.append({"strength": result.evidence["strength"], "best_unit": ev.get("best_unit", 0.0),
+                          "verification": (result.verification or {}).get("score", 0.5),
+                          "fact_missing": ev.get("fact_missing", 0.0), "focus_coverage": ev.get("focus_coverage", 0.0),
+                          "top_score": ev.get("top_score", 0.0)})
+        conf_ys.append(1.0 if _norm(item.get("answer_hint", "")) in _norm(result.answer) else 0.0)
+    fitted.CONFIDENCE = fit_logistic(conf_rows, conf_ys, CONFIDENCE_FEATURES, l2=0.01)
+    oof = [p[0] for p in cv_probabilities([[r] for r in conf_rows], [[y] for y in conf_ys], CONFIDENCE_FEATURES,
+                                          l2=0.01)]
+    ece = 0.0
+    for low, high in zip([0, .2, .4, .6, .8], [.2, .4, .6, .8, 1.01]):
+        rows_in = [(p, y) for p, y in zip(oof, conf_ys) if low <= p < high]
+        if rows_in:
+            ece += len(rows_in) / len(oof) * abs(sum(y for _, y in rows_in) / len(rows_in)
+                                                 - sum(p for p, _ in rows_in) / len(rows_in))
+    print(f"confidence: ECE (5-fold CV) {ece:.3f} on {len(conf_ys)} answered answerable questions "
+          f"({sum(conf_ys) / len(conf_ys):.3f} hold the hint)", file=sys.stderr)
+
+    if args.write:
+        write(fitted, args.sets, len(items))
+    return 0
+
+
+def write(fitted, sets: list[str], count: int) -> None:
+    lines = [
+        '"""Weights and cut-offs of the answer path, fitted on dev question sets only.',
+        "",
+        f"Written by scripts/fit_answering.py on {date.today().isoformat()} from {count} dev questions:",
+        *[f"    {spec}" for spec in sets],
+        "Do not edit by hand: change the features or the data and fit again (see the script's docstring).",
+        '"""',
+        "",
+        f"RERANK = {fitted.RERANK!r}",
+        f"UNIT = {fitted.UNIT!r}",
+        f"UNIT_DENSE = {fitted.UNIT_DENSE!r}",
+        f"COMPOSE = {fitted.COMPOSE!r}",
+        f"REFUSAL = {fitted.REFUSAL!r}",
+        f"REFUSE_BELOW = {fitted.REFUSE_BELOW!r}",
+        f"CONFIDENCE = {fitted.CONFIDENCE!r}",
+        "",
+    ]
+    (ROOT / "knowledge" / "fitted.py").write_text("\n".join(lines))
+    print(f"wrote {ROOT / 'knowledge' / 'fitted.py'}", file=sys.stderr)
+
+
+if __name__ == "__main__":
+    sys.exit(main())

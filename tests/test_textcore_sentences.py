@@ -1,0 +1,53 @@
+"""The one sentence splitter (textcore.sentences), used by chunking, the answer writer and the checker."""
+
+from __future__ import annotations
+
+import pytest
+
+from textcore.sentences import split_sentences
+
+@pytest.mark.parametrize("text, expected", [
+    ("One. Two. Three.", ["One.", "Two.", "Three."]),
+    ("Is it? Yes! Good.", ["Is it?", "Yes!", "Good."]),
+    ("Bring documents, e.g. Passports. Then wait.", ["Bring documents, e.g. Passports.", "Then wait."]),
+    ("Use the portal, i.e. Workday, for requests.", ["Use the portal, i.e. Workday, for requests."]),
+    ("The rate is 3.5 percent. It rises in May.", ["The rate is 3.5 percent.", "It rises in May."]),
+    ("Upgrade to v2.4.1 now. Older versions fail.", ["Upgrade to v2.4.1 now.", "Older versions fail."]),
+    ("Ask Dr. Smith or Mr. Jones. They know.", ["Ask Dr. Smith or Mr. Jones.", "They know."]),
+    ("Contact J. R. Tolkien today.", ["Contact J. R. Tolkien today."]),
+    ("Offices in the U.S. Are open.", ["Offices in the U.S. Are open."]),  # ambiguous; keep together
+    ('He said "Stop." Then left.', ['He said "Stop."', "Then left."]),
+    ("Costs rose (see below). Next year too.", ["Costs rose (see below).", "Next year too."]),
+    ("1. Install the app. 2. Sign in.", ["1. Install the app.", "2. Sign in."]),
+    ("Lower case after period. and more", ["Lower case after period. and more"]),
+    ("See section No. 4 for details.", ["See section No. 4 for details."]),
+    ("Pens, paper, etc. Are supplied.", ["Pens, paper, etc.", "Are supplied."]),
+    ("No terminal punctuation", ["No terminal punctuation"]),
+    ("", []),
+])
+def test_split_sentences(text: str, expected: list[str]) -> None:
+    assert split_sentences(text) == expected
+
+
+
+
+@pytest.mark.parametrize("text, expected", [
+    # Parsers unwrap hard-wrapped lines; a line break after a complete sentence or before a list item
+    # starts a new unit, a wrapped line (ending in a connector or followed by lower case) does not.
+    ("Set the\nDEBUG flag to True.", ["Set the\nDEBUG flag to True."]),
+    ("Default: 'production'\nDeprecated since version 2.2: Removed in 2.3.",
+     ["Default: 'production'", "Deprecated since version 2.2: Removed in 2.3."]),
+    ("The boolean can be one of:\n- yes\n- no", ["The boolean can be one of:", "- yes", "- no"]),
+    ("It runs daily\nat 4am.", ["It runs daily\nat 4am."]),
+    # Markers belong to the sentence they follow, whatever their form.
+    ("Open the app [1]. Tap Settings [2][3].", ["Open the app [1].", "Tap Settings [2][3]."]),
+    ("Open the app. [1] Tap Settings.", ["Open the app. [1]", "Tap Settings."]),
+    ("A fact [1, 2]. Another [1-3].", ["A fact [1, 2].", "Another [1-3]."]),
+    # A code block is one unit, indentation kept.
+    ("Run this:\n\n    $ flask run\n    $ flask shell\n\nThen open it.",
+     ["Run this:", "    $ flask run\n    $ flask shell", "Then open it."]),
+    ("Step one is done. 10. Next.", ["Step one is done.", "10. Next."]),
+    ("Use example.com and a.b.c for tests.", ["Use example.com and a.b.c for tests."]),
+])
+def test_line_breaks_markers_and_code(text: str, expected: list[str]) -> None:
+    assert split_sentences(text) == expected

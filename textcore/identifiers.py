@@ -1,0 +1,132 @@
+"""Identifiers: the tokens that must be copied exactly — settings, options, codes, file names, quotes.
+
+One extractor for indexing, retrieval, the answer checker and reuse of stored answers:
+- code: snake_case, CONSTANT_CASE, camelCase, PascalCase with an inner capital (FileSystemLoader),
+  letters mixed with digits (E4012, x86_64, sqlite3), dotted names (app.config, push.autoSetupRemote,
+  mkdocs.yml, os.path.join()), upper-case codes with hyphens (IT-HELP, EXP-204);
+- option: command-line options (-v, --hard, --save-exact);
+- acronym: upper-case words of 2–10 letters (WAL, PRAGMA, DEBUG);
+- quote / backtick: quoted strings (checker only); url, email, channel (#ops).
+Versions (v2.3, 3.11) and quantities (5pm, 16GB, 3rd) are numbers, not identifiers.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+__all__ = ["Identifier", "identifiers", "code_terms", "code_spans", "URL_RE", "EMAIL_RE", "is_code"]
+
+URL_RE = re.compile(r"(?:https?://|www\.)[^\s<>()\[\]\"'|`]+", re.I)
+EMAIL_RE = re.compile(r"\b[\w.+-]+@[\w-]+(?:\.[\w-]+)+\b")
+_CHANNEL_RE = re.compile(r"(?<![\w&])#[a-z0-9][a-z0-9_-]*[a-z0-9]", re.I)
+_OPTION_RE = re.compile(r"(?<![\w\-/])--?[A-Za-z][A-Za-z0-9_]*(?:-[A-Za-z0-9_]+)*")
+_TOKEN_RE = re.compile(r"(?<![\w/#@\-.])[A-Za-z0-9_][A-Za-z0-9_]*(?:[.\-][A-Za-z0-9_]+)*(?:\(\))?(?![\w-])")
+_QUOTE_RES = (
+    ("backtick", re.compile(r"`([^`\n]{1,120})`")),
+    ("quote", re.compile(r"\"([^\"\n]{1,120})\"")),
+    ("quote", re.compile(r"“([^”\n]{1,120})”")),
+    ("quote", re.compile(r"(?<![\w])'([^'\n]{2,80})'(?![\w])")),
+)
+# Suffixes that make "5pm", "16GB", "3rd" a quantity rather than a code.
+_UNIT_SUFFIXES = frozenset("st nd rd th am pm k m gb mb kb tb gib mib kib h hr hrs min mins s d x bn ms px em".split())
+_DOTTED_NOT_CODE = frozenset({"e.g", "i.e", "a.m", "p.m", "u.s", "u.k", "vs", "etc", "n.b"})
+_STOP_CAPS = frozenset("""A AN AND ARE AS AT BE BY FOR IF IN IS IT NO NOT OF ON OR THE TO YES YOU WITH ALL ANY
+    NOTE TIP WARNING IMPORTANT CAUTION OK I II III IV V VI""".split())
+
+
+@dataclass(frozen=True)
+class Identifier:
+    """A token that must be copied exactly; `kind` says what sort it is."""
+
+    text: str
+    kind: str
+    case_sensitive: bool
+
+
+def is_code(token: str) -> bool:
+    """True for code-like tokens (see the module docstring); False for words, numbers, versions."""
+    bare = token.removesuffix("()")
+    if len(bare) < 2 or len(bare) > 100:
+        return False
+    if re.fullmatch(r"[vV]?\d+(?:\.\d+)*", bare):
+        return False  # numbers and versions belong to the number check
+    if "." in bare:
+        parts = bare.split(".")
+        if bare.lower() in _DOTTED_NOT_CODE or not all(parts):
+            return False
+        return any(re.search(r"[A-Za-z]", p) for p in parts) and not all(p.isdigit() for p in parts[1:])
+    if "_" in bare:
+        return bool(re.search(r"[A-Za-z0-9]", bare))
+    if bare[0].isdigit():
+        match = re.fullmatch(r"\d+([A-Za-z]+)", bare)
+        if match:
+            return match.group(1).lower() not in _UNIT_SUFFIXES
+        return bool(re.search(r"[A-Za-z]", bare)) and "-" in bare
+    if "-" in bare:
+        parts = bare.split("-")
+        if any(ch.isdigit() for ch in bare):
+            return True
+        return all(p.isupper() and len(p) >= 2 for p in parts)
+    if re.search(r"\d", bare):
+        return True
+    return bool(re.fullmatch(r"[a-z]+[A-Z][A-Za-z]*", bare) or re.fullmatch(r"[A-Z][a-z]+[A-Z][A-Za-z]*", bare))
+
+
+def _masked(text: str) -> str:
+    """Text with URLs and emails blanked so their parts are not read as codes."""
+    for rx in (URL_RE, EMAIL_RE):
+        text = rx.sub(lambda m: " " * len(m.group(0)), text)
+    return text
+
+
+def code_spans(text: str) -> list[tuple[int, int]]:
+    """Spans of URLs, emails, options and code-like tokens (the number check skips their digits)."""
+    masked = _masked(text)
+    spans = [m.span() for rx in (URL_RE, EMAIL_RE) for m in rx.finditer(text)]
+    spans += [m.span() for m in _OPTION_RE.finditer(masked)]
+    spans += [m.span() for m in _TOKEN_RE.finditer(masked) if is_code(m.group(0))]
+    return spans
+
+
+def identifiers(text: str, *, quotes: bool = True) -> list[Identifier]:
+    """Identifiers in text, in order of appearance, each (text, kind) once."""
+    found: list[tuple[int, Identifier]] = []
+    masked = _masked(text)
+    if quotes:
+        for kind, rx in _QUOTE_RES:
+            for m in rx.finditer(masked):
+                inner = m.group(1).strip()
+                if inner:
+                    found.append((m.start(), Identifier(inner, kind, kind == "backtick")))
+    for m in _OPTION_RE.finditer(masked):
+        found.append((m.start(), Identifier(m.group(0), "option", True)))
+    option_spans = [m.span() for m in _OPTION_RE.finditer(masked)]
+    for m in _TOKEN_RE.finditer(masked):
+        token = m.group(0).rstrip(".")
+        if any(a <= m.start() < b for a, b in option_spans):
+            continue
+        if is_code(token):
+            pascal = bool(re.fullmatch(r"[A-Z][a-z]+[A-Z][A-Za-z]*", token))
+            found.append((m.start(), Identifier(token, "code", not pascal)))
+        elif token.isalpha() and token.isupper() and 2 <= len(token) <= 10 and token not in _STOP_CAPS:
+            found.append((m.start(), Identifier(token, "acronym", True)))
+    for m in _CHANNEL_RE.finditer(masked):
+        found.append((m.start(), Identifier(m.group(0), "channel", False)))
+    for m in URL_RE.finditer(text):
+        found.append((m.start(), Identifier(m.group(0).rstrip(".,;:!?)"), "url", False)))
+    for m in EMAIL_RE.finditer(text):
+        found.append((m.start(), Identifier(m.group(0), "email", False)))
+    seen: set[tuple[str, str]] = set()
+    unique: list[Identifier] = []
+    for _, ident in sorted(found, key=lambda pair: pair[0]):
+        if (ident.text, ident.kind) not in seen:
+            seen.add((ident.text, ident.kind))
+            unique.append(ident)
+    return unique
+
+
+def code_terms(text: str, kinds: tuple[str, ...] = ("code", "option", "acronym")) -> list[str]:
+    """Lower-cased codes, options and acronyms of a text, in order (what retrieval matches exactly)."""
+    terms = [i.text.lower().removesuffix("()") for i in identifiers(text, quotes=False) if i.kind in kinds]
+    return list(dict.fromkeys(terms))

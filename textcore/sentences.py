@@ -1,0 +1,137 @@
+"""Sentence splitting shared by chunking, the answer writer and the answer checker.
+
+One splitter for everything: answers built from sentences are checked with the same boundaries.
+Paragraphs (blank lines) and list items always start a unit; a code block (every line indented four
+spaces) is one unit; inside a paragraph a sentence ends at . ! ? (plus any closing quotes and
+citation markers) before a capital, a digit or an opening quote — not after an abbreviation, an
+initial, a decimal, a version or a list number, and never at a mere line wrap.
+"""
+
+from __future__ import annotations
+
+import re
+
+__all__ = ["sentence_spans", "split_sentences", "paragraphs", "is_code_block", "LIST_ITEM", "ABBREVIATIONS"]
+
+# Words that end with a period without ending a sentence (lower case, without the final dot).
+ABBREVIATIONS = frozenset(
+    """e.g i.e eg ie vs approx appr mr mrs ms dr prof sr jr st no nos fig figs dept inc ltd co corp
+    jan feb mar apr jun jul aug sep sept oct nov dec pp vol ref refs sec cf al ext tel rev ave a.m p.m
+    min max est incl excl ca resp govt misc u.s u.k viz""".split()
+)
+LIST_ITEM = re.compile(r"^\s*(?:[-*+•‣◦▪]|\d{1,3}[.)]|[a-z][.)]|\(\w{1,3}\))\s+")
+_MARKERS = r"(?:\s*\[\d+(?:\s*[,;\-–]\s*\d+)*\])*"
+# End punctuation, closing quotes/brackets, then citation markers that belong to the sentence.
+_END = re.compile(r"[.!?…]+[\"'”’)\]]*" + _MARKERS)
+_NEXT_START = re.compile(r"\s+[\"'“‘(\[*_]*([A-Z0-9À-Ý])")
+
+
+def is_code_block(paragraph: str) -> bool:
+    """Every non-empty line indented four spaces: a code block, kept whole."""
+    lines = [line for line in paragraph.split("\n") if line.strip()]
+    return bool(lines) and all(line.startswith("    ") for line in lines)
+
+
+def paragraphs(text: str) -> list[tuple[int, int]]:
+    """Spans of blank-line separated paragraphs."""
+    spans, start = [], 0
+    for match in re.finditer(r"\n[ \t]*\n+", text):
+        if text[start:match.start()].strip():
+            spans.append((start, match.start()))
+        start = match.end()
+    if text[start:].strip():
+        spans.append((start, len(text)))
+    return spans
+
+
+_CONNECTORS = frozenset("a an the and or of to in on for with by from as at is are be that which than then "
+                        "if when not nor but".split())
+
+
+def _continues(previous: str, line: str) -> bool:
+    """True when `line` carries on the sentence of `previous` (a wrapped line, not a new line)."""
+    previous, line = previous.rstrip(), line.lstrip()
+    if LIST_ITEM.match(line) or re.search(r"[.!?:;\"'”’)\]]$", previous):
+        return False
+    last_word = re.search(r"(\w+)\W*$", previous)
+    if previous.endswith((",", "-", "–", "(")) or (last_word and last_word.group(1).lower() in _CONNECTORS):
+        return True
+    return not re.match(r"[\"'“‘(\[]*[A-Z0-9]", line)
+
+
+def _items(text: str, start: int, end: int) -> list[tuple[int, int]]:
+    """Lines of a paragraph grouped into items: a list item, or a line after a complete one, starts a
+    new item; a wrapped line continues the previous item."""
+    items: list[tuple[int, int]] = []
+    pos = start
+    previous = ""
+    for line in text[start:end].split("\n"):
+        line_end = pos + len(line)
+        if line.strip():
+            if not items or not _continues(previous, line):
+                items.append((pos, line_end))
+            else:
+                items[-1] = (items[-1][0], line_end)
+            previous = line
+        pos = line_end + 1
+    return items
+
+
+def _is_abbreviation(text: str, dot: int, sentence_start: int) -> bool:
+    """True when the period at `dot` closes an abbreviation, an initial or a leading list number."""
+    head = text[sentence_start:dot]
+    match = re.search(r"(\S+)$", head)
+    if not match:
+        return False
+    word = match.group(1).lstrip("(\"'“‘[").lower()
+    if word in ABBREVIATIONS or word.rstrip(".") in ABBREVIATIONS:
+        return True
+    if re.fullmatch(r"[a-z]|(?:[a-z]\.)+[a-z]", word):
+        return True  # an initial ("J. Smith") or a dotted abbreviation ("U.S.")
+    # "1. Install" at the start of an item or sentence is its number, not a sentence.
+    return word.isdigit() and len(word) <= 3 and not text[sentence_start:dot - len(word)].strip(" -*+•\n")
+
+
+def _split_item(text: str, start: int, end: int) -> list[tuple[int, int]]:
+    spans: list[tuple[int, int]] = []
+    cur = start
+    for match in _END.finditer(text, start, end):
+        stop = match.end()
+        if stop < end and not text[stop].isspace():
+            continue  # "3.5", "v2.3", "example.com", "e.g.Slack"
+        nxt = _NEXT_START.match(text, stop, end)
+        if stop < end and text[stop:end].strip() and not nxt:
+            continue  # the next word starts in lower case: not a new sentence
+        punct = text[match.start()]
+        if punct == "." and match.group(0).startswith(".") and not match.group(0).startswith("..") \
+                and _is_abbreviation(text, match.start(), cur):
+            continue
+        spans.append((cur, stop))
+        cur = stop
+    if text[cur:end].strip():
+        spans.append((cur, end))
+    return spans
+
+
+def sentence_spans(text: str) -> list[tuple[int, int]]:
+    """Character spans of sentences, list items and code blocks, whitespace trimmed."""
+    out: list[tuple[int, int]] = []
+    for p_start, p_end in paragraphs(text):
+        code = is_code_block(text[p_start:p_end])
+        if code:
+            pieces = [(p_start, p_end)]
+        else:
+            pieces = [span for item in _items(text, p_start, p_end) for span in _split_item(text, *item)]
+        for s, e in pieces:
+            while s < e and text[s] in ("\n" if code else " \t\n"):
+                s += 1
+            while e > s and text[e - 1].isspace():
+                e -= 1
+            if s < e:
+                out.append((s, e))
+    return out
+
+
+def split_sentences(text: str) -> list[str]:
+    """Sentences, list items and code blocks of a text, in order (citation markers kept)."""
+    return [text[s:e] for s, e in sentence_spans(text)]

@@ -1,0 +1,53 @@
+"""Words: tokenising and the one stop-word list."""
+
+from __future__ import annotations
+
+import re
+
+__all__ = ["STOPWORDS", "WORD_RE", "words", "content_words", "is_content"]
+
+WORD_RE = re.compile(r"[A-Za-z][A-Za-z'’]*")
+
+STOPWORDS = frozenset(
+    """a about above after again against all also am an and any are aren't as at be because been
+    before being below between both but by can can't cannot could couldn't did didn't do does doesn't
+    doing don't down during each few for from further had hadn't has hasn't have haven't having he her
+    here hers herself him himself his how i if in into is isn't it it's its itself just let's me more
+    most mustn't my myself no nor not of off on once only or other ought our ours ourselves out over own
+    same shan't she should shouldn't so some such than that that's the their theirs them themselves
+    then there there's these they this those through to too under until up very was wasn't we were
+    weren't what when where which while who whom why will with won't would wouldn't you your yours
+    yourself yourselves may might must shall need needs via per etc e g i.e eg ie yes never without
+    within upon each every either neither whether however therefore thus hence s t""".split()
+)
+
+
+def words(text: str) -> list[str]:
+    """Alphabetic word tokens in order (apostrophes kept, hyphens and dots split)."""
+    return [w.replace("’", "'") for w in WORD_RE.findall(text)]
+
+
+def is_content(word: str) -> bool:
+    """True for words that carry meaning (not stop words or single letters)."""
+    lowered = word.lower().replace("’", "'")
+    return len(lowered) > 1 and lowered not in STOPWORDS
+
+
+def content_words(text: str) -> list[str]:
+    """Lower-cased content words of a text, in order."""
+    return [w.lower() for w in words(text) if is_content(w)]
+
+
+# Zipf frequency (log10 of occurrences per billion words, wordfreq's English lists) at which a word is
+# as common as "give" or "box" (fully generic) and as rare as "timeout" or "pivot" (fully specific).
+_GENERIC_ZIPF = 5.0
+_SPECIFIC_ZIPF = 3.0
+
+
+def specificity(word: str) -> float:
+    """0 for everyday English words ("stuff", "give"), 1 for rare or technical ones ("timeout"), by their
+    frequency in general English (the wordfreq package's data, installed with it; nothing is fetched)."""
+    from wordfreq import zipf_frequency
+
+    zipf = zipf_frequency(word.lower(), "en")
+    return max(0.0, min(1.0, (_GENERIC_ZIPF - zipf) / (_GENERIC_ZIPF - _SPECIFIC_ZIPF)))
