@@ -8,9 +8,9 @@ from django.contrib.auth import get_user_model
 from slack_sdk import WebClient
 from slack_sdk.errors import SlackApiError
 
-log = logging.getLogger(__name__)
+from webapp.roles import can_review
 
-REVIEWERS_GROUP = "reviewers"
+log = logging.getLogger(__name__)
 
 
 def slack_email(client: WebClient, slack_user_id: str) -> str:
@@ -32,8 +32,8 @@ def django_user_for(client: WebClient, slack_user_id: str):
 
 
 def is_reviewer(user) -> bool:
-    """Staff, or a member of the "reviewers" group."""
-    return bool(user is not None and (user.is_staff or user.groups.filter(name=REVIEWERS_GROUP).exists()))
+    """Staff, or a member of the "reviewers" group (the console's rule, see webapp.roles.can_review)."""
+    return can_review(user)
 
 
 def slack_ids_for(client: WebClient, emails: list[str]) -> list[str]:

@@ -31,9 +31,28 @@ def is_knowledge_owner(user) -> bool:
     return managed_collections(user).exists()
 
 
-def is_reviewer(user) -> bool:
-    """Reviewers work the answer review queue; for now every staff member is one."""
-    return bool(getattr(user, "is_authenticated", False) and (user.is_staff or user.is_superuser))
+REVIEWERS_GROUP = "reviewers"
+
+
+def can_review(user) -> bool:
+    """The one reviewer rule for Slack, console, admin and API: staff, or a member of the "reviewers" group."""
+    if user is None or not getattr(user, "is_authenticated", False) or not user.is_active:
+        return False
+    return bool(user.is_staff or user.is_superuser or user.groups.filter(name=REVIEWERS_GROUP).exists())
+
+
+is_reviewer = can_review
+
+
+def can_see_answer(user, answer) -> bool:
+    """An answer is visible to reviewers, and to anyone who may read every collection it drew on."""
+    if can_review(user):
+        return True
+    needed = set(answer.collection_ids or [])
+    if not needed:
+        return True
+    readable = set(readable_collections(user).filter(pk__in=needed).values_list("pk", flat=True))
+    return needed <= readable
 
 
 def readable_documents(user) -> QuerySet:
