@@ -57,5 +57,5 @@ def corpus_db(django_db_setup, django_db_blocker):
 
     with django_db_blocker.unblock():
         if not Document.objects.filter(status=Document.Status.READY).exists():
-            call_command("ingest", str(CORPUS), "--sync", "--collection", "General", verbosity=0)
+            call_command("ingest", str(CORPUS), "--sync", "--collection", "General", "--public", verbosity=0)
         return list(Document.objects.all())

@@ -8,7 +8,7 @@ import pytest
 from django.core.management import call_command
 
 from knowledge.ingestion import delete_document, ingest_document, register_upload
-from knowledge.models import Chunk, Document, DocumentVersion
+from knowledge.models import Chunk, Collection, Document, DocumentVersion
 from tests.factories import make_collection
 
 pytestmark = pytest.mark.django_db
@@ -153,3 +153,20 @@ def _tiny_pdf(text: str) -> bytes:
     pdf.set_font("Helvetica", size=12)
     pdf.multi_cell(0, 8, text)
     return bytes(pdf.output())
+
+
+def test_ingest_creates_a_private_collection_unless_told_public(tmp_path):
+    from tests.factories import make_user
+
+    (tmp_path / "travel.md").write_bytes(POLICY_V1)
+    owner = make_user()
+    out = io.StringIO()
+    call_command("ingest", str(tmp_path), "--sync", "--collection", "Board", "--owner", owner.username, stdout=out)
+    board = Collection.objects.get(name="Board")
+    assert not board.is_public and list(board.owners.all()) == [owner]
+    assert "private" in out.getvalue() and owner.username in out.getvalue()
+    assert board not in Collection.objects.readable_by(make_user())
+
+    out = io.StringIO()
+    call_command("ingest", str(tmp_path), "--sync", "--collection", "Handbook", "--public", stdout=out)
+    assert Collection.objects.get(name="Handbook").is_public and "public" in out.getvalue()

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from django.db.models import QuerySet
 
-from knowledge.models import Collection, Document
+from knowledge.models import Collection, Document, KnowledgeGap, QueryLog
 
 
 def readable_collections(user) -> QuerySet:
@@ -58,3 +58,35 @@ def can_see_answer(user, answer) -> bool:
 def readable_documents(user) -> QuerySet:
     """Documents in collections this user may read."""
     return Document.objects.filter(collection__in=readable_collections(user))
+
+
+def asked_by(user, answer) -> bool:
+    """True when this user was given this answer (asked it, or was served it from the cache)."""
+    if not getattr(user, "is_authenticated", False):
+        return False
+    return QueryLog.objects.filter(answer=answer, user=user).exists()
+
+
+def can_see_question(user, answer) -> bool:
+    """Other people's questions are for reviewers; everyone else sees the answers they were given."""
+    return can_see_answer(user, answer) and (can_review(user) or asked_by(user, answer))
+
+
+def visible_questions(user) -> QuerySet:
+    """Question log rows this user may see: every row for reviewers, their own for everyone else."""
+    logs = QueryLog.objects.all()
+    if can_review(user):
+        return logs
+    if not getattr(user, "is_authenticated", False):
+        return logs.none()
+    return logs.filter(user=user)
+
+
+def visible_gaps(user) -> QuerySet:
+    """Knowledge gaps: all for reviewers; for owners, the gaps of questions that searched their collections."""
+    if can_review(user):
+        return KnowledgeGap.objects.all()
+    owned = list(managed_collections(user).values_list("pk", flat=True))
+    if not owned:
+        return KnowledgeGap.objects.none()
+    return KnowledgeGap.objects.filter(collection_ids__overlap=owned)

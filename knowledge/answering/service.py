@@ -218,7 +218,7 @@ def _store(result: AnswerResult, cache_key: str, vector, collection_ids: list[in
     result.answer_id = answer.pk
     if result.refused:
         store.record_gap(result.question, cache_key, [{"source": p.source_ref, "score": round(p.score, 3)}
-                                                     for p in passages[:3]])
+                                                     for p in passages[:3]], collection_ids)
     outcome = "refused" if result.refused else "answered"
     result.timings_ms["store"] = round((time.perf_counter() - started) * 1000, 2)
     result.log_id = store.save_log(result, channel=options.channel, user=options.user,

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from django.db import IntegrityError, transaction
 from django.db.models import F
+from django.db.models.expressions import RawSQL
 
 from knowledge.answering.result import AnswerResult
 from knowledge.models import Answer, KnowledgeGap, QueryLog
@@ -34,14 +35,19 @@ def save_log(result: AnswerResult, *, channel: str, user, external_user: str, ou
     )
 
 
-def record_gap(question: str, cache_key: str, searched: list[dict]) -> None:
-    """Count a refused question under its normalised form for the knowledge owners."""
+def record_gap(question: str, cache_key: str, searched: list[dict], collection_ids: list[int] = ()) -> None:
+    """Count a refused question under its normalised form, for the owners of the collections it searched."""
+    ids = sorted(set(collection_ids))
+    # Asked again from elsewhere: the gap now concerns the owners of both sets of collections.
+    merged = RawSQL("ARRAY(SELECT DISTINCT x FROM unnest(collection_ids || %s::bigint[]) AS x ORDER BY x)", [ids])
     updated = KnowledgeGap.objects.filter(normalized_question=cache_key).update(
-        times_asked=F("times_asked") + 1, searched=searched, resolved=False)
+        times_asked=F("times_asked") + 1, searched=searched, resolved=False, collection_ids=merged)
     if updated:
         return
     try:
         with transaction.atomic():
-            KnowledgeGap.objects.create(normalized_question=cache_key, example_question=question, searched=searched)
+            KnowledgeGap.objects.create(normalized_question=cache_key, example_question=question, searched=searched,
+                                        collection_ids=ids)
     except IntegrityError:  # another worker created it first
-        KnowledgeGap.objects.filter(normalized_question=cache_key).update(times_asked=F("times_asked") + 1)
+        KnowledgeGap.objects.filter(normalized_question=cache_key).update(times_asked=F("times_asked") + 1,
+                                                                          collection_ids=merged)

@@ -59,6 +59,18 @@ class Collection(models.Model):
         return collection
 
 
+    @classmethod
+    def get_or_create_for_ingest(cls, name: str | None, *, public: bool = False,
+                                 owner=None) -> tuple["Collection", bool]:
+        """The named collection (the default when no name is given); a new one is private unless `public`."""
+        name = name or settings.VERITY_DEFAULT_COLLECTION
+        collection, created = cls.objects.get_or_create(
+            name=name, defaults={"slug": slugify(name)[:120], "is_public": public})
+        if created and owner is not None:
+            collection.owners.add(owner)
+        return collection, created
+
+
 class Document(models.Model):
     """One source document in a collection; its current version's chunks are searchable."""
 

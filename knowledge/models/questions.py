@@ -124,6 +124,8 @@ class KnowledgeGap(models.Model):
     normalized_question = models.CharField(max_length=500, unique=True)
     example_question = models.TextField()
     searched = models.JSONField(default=list, blank=True, help_text="Closest documents found, for the owners.")
+    collection_ids = ArrayField(models.BigIntegerField(), default=list, blank=True,
+                                help_text="Collections searched when it was refused: their owners see the gap.")
     times_asked = models.PositiveIntegerField(default=1)
     resolved = models.BooleanField(default=False)
     first_asked_at = models.DateTimeField(auto_now_add=True)

@@ -34,7 +34,7 @@ def test_bench_ingest(tmp_path, capsys):
     minilm_token_counter()("warm up")
 
     started = time.perf_counter()
-    call_command("ingest", str(tmp_path), "--sync", "--collection", "Bench", verbosity=0)
+    call_command("ingest", str(tmp_path), "--sync", "--collection", "Bench", "--public", verbosity=0)
     first = time.perf_counter() - started
     chunks = Chunk.objects.filter(collection__name="Bench").count()
     ready = Document.objects.filter(collection__name="Bench", status="ready").count()
@@ -52,7 +52,7 @@ def test_bench_ingest(tmp_path, capsys):
     raw = _raw_embedder_rate(texts, 64)
 
     started = time.perf_counter()
-    call_command("ingest", str(tmp_path), "--sync", "--collection", "Bench", verbosity=0)
+    call_command("ingest", str(tmp_path), "--sync", "--collection", "Bench", "--public", verbosity=0)
     again = time.perf_counter() - started
 
     e2e = chunks / first

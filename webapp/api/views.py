@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-from django.shortcuts import get_object_or_404
 from rest_framework import generics, status
 from rest_framework.pagination import PageNumberPagination
 from rest_framework.parsers import FormParser, JSONParser, MultiPartParser
@@ -15,7 +14,7 @@ from knowledge.models import Answer, Collection
 from webapp.api.permissions import CanUploadOrReadOnly
 from webapp.api.serializers import (AskSerializer, DocumentDetailSerializer, DocumentSerializer, FeedbackSerializer,
                                     UploadSerializer)
-from webapp.roles import can_manage, readable_collections, readable_documents
+from webapp.roles import can_manage, can_see_answer, readable_collections, readable_documents
 from webapp.uploads import accept_uploads
 
 
@@ -109,7 +108,9 @@ class FeedbackView(APIView):
     parser_classes = [JSONParser, FormParser]
 
     def post(self, request, pk: int):
-        answer = get_object_or_404(Answer, pk=pk)
+        answer = Answer.objects.filter(pk=pk).first()
+        if answer is None or not can_see_answer(request.user, answer):
+            return Response({"error": "No such answer."}, status=status.HTTP_404_NOT_FOUND)
         serializer = FeedbackSerializer(data=request.data)
         if not serializer.is_valid():
             return bad_request(serializer.errors)

@@ -9,7 +9,7 @@ from django.utils import timezone
 
 from knowledge.models import Answer, Chunk, Document, QueryLog
 from verification.review import review_queue
-from webapp.roles import readable_collections
+from webapp.roles import readable_collections, visible_questions
 
 
 def dashboard_stats(user) -> dict:
@@ -32,9 +32,9 @@ def dashboard_stats(user) -> dict:
     }
 
 
-def recent_questions(limit: int = 10):
-    """The latest asked questions with their outcome."""
-    return QueryLog.objects.select_related("answer", "user").order_by("-created_at")[:limit]
+def recent_questions(user, limit: int = 10):
+    """The latest questions this user may see (their own; everyone's for reviewers) with their outcome."""
+    return visible_questions(user).select_related("answer", "user").order_by("-created_at")[:limit]
 
 
 def ingestion_progress(documents) -> dict:

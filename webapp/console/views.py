@@ -17,13 +17,13 @@ from knowledge.answering import AskOptions, answer_question
 from knowledge.feedback import record_feedback
 from knowledge.gaps import list_gaps, set_gap_resolved
 from knowledge.ingestion import delete_document
-from knowledge.models import Answer, Document, QueryLog
+from knowledge.models import Answer, Document
 from verification import review as reviews
 from webapp.console import presenters, queries
 from webapp.console.forms import AskForm, DocumentFilterForm, FeedbackForm, ReviewForm, UploadForm
 from webapp.console.sections import build_sections
-from webapp.roles import (can_manage, is_knowledge_owner, is_reviewer, managed_collections, readable_collections,
-                          readable_documents)
+from webapp.roles import (can_manage, can_see_question, is_knowledge_owner, is_reviewer, managed_collections,
+                          readable_collections, readable_documents, visible_gaps)
 from webapp.uploads import UploadOutcome, accept_upload, accept_uploads
 
 
@@ -35,7 +35,7 @@ def _require(allowed: bool) -> None:
 @login_required
 def dashboard(request):
     return render(request, "console/dashboard.html", {
-        "stats": queries.dashboard_stats(request.user), "recent": queries.recent_questions(10), "nav": "dashboard",
+        "stats": queries.dashboard_stats(request.user), "recent": queries.recent_questions(request.user, 10), "nav": "dashboard",
     })
 
 
@@ -153,26 +153,24 @@ def document_delete(request, pk: int):
 
 @login_required
 def gap_list(request):
-    _require(is_knowledge_owner(request.user))
+    _require(is_knowledge_owner(request.user) or is_reviewer(request.user))
     show = request.GET.get("show", "open")
     show = show if show in ("open", "resolved", "all") else "open"
-    return render(request, "console/gaps.html", {"gaps": list_gaps(show)[:200], "show": show, "nav": "gaps",
-                                                  "open_count": list_gaps("open").count()})
+    gaps = visible_gaps(request.user)
+    return render(request, "console/gaps.html", {"gaps": list_gaps(show, gaps)[:200], "show": show, "nav": "gaps",
+                                                  "open_count": list_gaps("open", gaps).count()})
 
 
 @login_required
 @require_POST
 def gap_resolve(request, pk: int):
-    _require(is_knowledge_owner(request.user))
+    _require(is_knowledge_owner(request.user) or is_reviewer(request.user))
     resolved = request.POST.get("resolved", "1") == "1"
-    set_gap_resolved(pk, resolved)
+    if not set_gap_resolved(pk, resolved, visible_gaps(request.user)):
+        raise Http404("No such gap among your collections' questions.")
     messages.success(request, "Marked resolved." if resolved else "Re-opened.")
     show = request.POST.get("show", "open")
     return redirect(f"{reverse('console:gap_list')}?show={show if show in ('open', 'resolved', 'all') else 'open'}")
-
-
-def _answer_visible(user, answer: Answer) -> bool:
-    return is_reviewer(user) or QueryLog.objects.filter(answer=answer, user=user).exists()
 
 
 @login_required
@@ -187,7 +185,7 @@ def ask(request):
         card = presenters.answer_card(result.to_dict(), result.question)
     elif request.GET.get("answer", "").isdigit():
         answer = get_object_or_404(Answer, pk=int(request.GET["answer"]))
-        if not _answer_visible(request.user, answer):
+        if not can_see_question(request.user, answer):
             raise Http404("No such answer.")
         card = presenters.stored_answer_card(answer)
         form = AskForm(initial={"question": answer.question_text}, collections=collections)
@@ -198,7 +196,7 @@ def ask(request):
 @require_POST
 def answer_feedback(request, pk: int):
     answer = get_object_or_404(Answer, pk=pk)
-    if not _answer_visible(request.user, answer):
+    if not can_see_question(request.user, answer):
         raise Http404("No such answer.")
     form = FeedbackForm(request.POST)
     if form.is_valid():

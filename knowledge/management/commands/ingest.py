@@ -1,10 +1,11 @@
-"""`manage.py ingest PATH... [--collection NAME] [--sync]`: files and folders into the knowledge base."""
+"""`manage.py ingest PATH... [--collection NAME [--public] [--owner USER]] [--sync]`: files and folders into the knowledge base."""
 
 from __future__ import annotations
 
 import time
 from pathlib import Path
 
+from django.contrib.auth import get_user_model
 from django.core.management.base import BaseCommand, CommandError
 from tqdm import tqdm
 
@@ -34,7 +35,12 @@ class Command(BaseCommand):
 
     def add_arguments(self, parser):
         parser.add_argument("paths", nargs="+", help="files or folders (searched recursively)")
-        parser.add_argument("--collection", default=None, help="collection name (created if missing)")
+        parser.add_argument("--collection", default=None,
+                            help="collection name; a new one is private (readable by its owners and staff)")
+        parser.add_argument("--public", action="store_true",
+                            help="create a new collection readable by everyone (an existing one keeps its audience)")
+        parser.add_argument("--owner", default=None,
+                            help="username who owns (and may read) a new collection")
         parser.add_argument("--sync", action="store_true", help="ingest in this process instead of a worker")
         parser.add_argument("--no-wait", action="store_true", help="enqueue and return without waiting")
         parser.add_argument("--reindex", action="store_true",
@@ -43,7 +49,7 @@ class Command(BaseCommand):
 
     def handle(self, *args, **options):
         started = time.perf_counter()
-        collection = Collection.get_default(options["collection"])
+        collection, created = self._collection(options)
         files = collect_files(options["paths"])
         skipped = [(source, "unsupported file type") for path, source in files if not is_supported(path.name)]
         files = [(path, source) for path, source in files if is_supported(path.name)]
@@ -74,6 +80,26 @@ class Command(BaseCommand):
                 return
             self._wait(pending, options["timeout"])
         self._summary(collection, [p for p, _ in files], pending, unchanged, skipped, started)
+        self._audience(collection, created)
+
+    def _collection(self, options) -> tuple[Collection, bool]:
+        owner = None
+        if options["owner"]:
+            owner = get_user_model().objects.filter(username=options["owner"]).first()
+            if owner is None:
+                raise CommandError(f"--owner {options['owner']}: no such user")
+        return Collection.get_or_create_for_ingest(options["collection"], public=options["public"], owner=owner)
+
+    def _audience(self, collection: Collection, created: bool) -> None:
+        owners = ", ".join(u.username for u in collection.owners.all()) or "none yet (staff only)"
+        if collection.is_public:
+            audience = "public: everyone may read it"
+        else:
+            audience = f"private: readable by its owners ({owners}), its readers and staff"
+        verb = "Created" if created else "Collection"
+        self.stdout.write(f"{verb} '{collection}' is {audience}."
+                          + (" Share it in the admin, or re-create it with --public." if created and
+                             not collection.is_public else ""))
 
     def _wait(self, ids: list[int], timeout: float) -> None:
         deadline = time.monotonic() + timeout

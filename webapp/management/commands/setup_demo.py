@@ -24,7 +24,8 @@ class Command(BaseCommand):
         if not options["no_corpus"] and not Document.objects.exists():
             corpus = settings.BASE_DIR / "fixtures" / "corpus"
             self.stdout.write(f"Empty knowledge base: ingesting the sample corpus from {corpus} …")
-            call_command("ingest", str(corpus), "--sync", "--collection", settings.VERITY_DEFAULT_COLLECTION)
+            call_command("ingest", str(corpus), "--sync", "--collection", settings.VERITY_DEFAULT_COLLECTION,
+                         "--public")
 
     def _admin(self) -> None:
         User = get_user_model()
