@@ -2,12 +2,18 @@
 
 from __future__ import annotations
 
+import logging
+
 from django.conf import settings
-from slack_bolt import App
+from slack_bolt import App, BoltResponse
 from slack_sdk import WebClient
 
 from bot import actions, after_ack, listeners
 from bot.client import with_retry_handlers
+from bot.gate import MALFORMED_ERRORS
+from webapp.outage import is_database_outage
+
+log = logging.getLogger(__name__)
 
 
 def build_app(*, token: str, signing_secret: str, client: WebClient | None = None,
@@ -33,9 +39,26 @@ def build_app(*, token: str, signing_secret: str, client: WebClient | None = Non
         context["later"] = later
         next()
 
+    app.error(answer_listener_error)
     listeners.register(app)
     actions.register(app)
     return app
+
+
+
+def answer_listener_error(error: Exception, request, response) -> BoltResponse:
+    """A listener failure as a status Slack and people can act on; the body is never logged."""
+    kind = (request.body or {}).get("type") or ("command" if "command" in (request.body or {}) else "?")
+    if is_database_outage(error):
+        log.warning("Slack %s not handled: the database is unavailable", kind)
+        return BoltResponse(status=503, body='{"error": "temporarily unavailable"}',
+                            headers={"Content-Type": "application/json", "Retry-After": "30"})
+    if isinstance(error, MALFORMED_ERRORS):
+        log.warning("Slack %s refused as malformed: %s: %s", kind, error.__class__.__name__, error)
+        return BoltResponse(status=400, body='{"error": "malformed Slack request"}',
+                            headers={"Content-Type": "application/json"})
+    log.error("Slack %s listener failed", kind, exc_info=error)
+    return BoltResponse(status=500, body='{"error": "internal error"}', headers={"Content-Type": "application/json"})
 
 
 def release_db_connections(app: App) -> App:

@@ -6,12 +6,13 @@ import logging
 import threading
 
 from django.core.exceptions import ImproperlyConfigured
-from django.http import HttpRequest, HttpResponse
+from django.http import HttpRequest, HttpResponse, JsonResponse
 from django.views.decorators.csrf import csrf_exempt
 from django.views.decorators.http import require_POST
 from slack_bolt.adapter.django import SlackRequestHandler
 
 from bot.app import app_from_settings
+from bot.gate import MALFORMED_ERRORS, malformed
 
 log = logging.getLogger(__name__)
 
@@ -39,9 +40,17 @@ def reset_handler(new: SlackRequestHandler | None = None) -> None:
 @csrf_exempt
 @require_POST
 def slack_events(request: HttpRequest) -> HttpResponse:
+    problem = malformed(request.headers, request.body)
+    if problem is not None:  # never log the body: it may hold what people typed
+        log.info("Slack request refused (%s): %s", problem[0], problem[1])
+        return JsonResponse({"error": problem[1]}, status=problem[0])
     try:
         slack = handler()
     except ImproperlyConfigured as exc:  # Slack shows the admin "dispatch_failed"; the log and body say why
         log.error("Slack request refused: %s", exc)
         return HttpResponse(str(exc), status=503, content_type="text/plain; charset=utf-8")
-    return slack.handle(request)
+    try:
+        return slack.handle(request)
+    except MALFORMED_ERRORS as exc:  # Bolt's own parsing of a request of the wrong shape
+        log.warning("Slack request refused as malformed: %s: %s", exc.__class__.__name__, exc)
+        return JsonResponse({"error": "Malformed Slack request."}, status=400)

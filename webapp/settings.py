@@ -48,6 +48,7 @@ INSTALLED_APPS = [
 
 MIDDLEWARE = [
     "django.middleware.security.SecurityMiddleware",
+    "webapp.middleware.RobustRequestsMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
     "django.middleware.common.CommonMiddleware",
@@ -127,6 +128,7 @@ REST_FRAMEWORK = {
     "DEFAULT_THROTTLE_CLASSES": ["rest_framework.throttling.UserRateThrottle"],
     # Requests per user; e.g. 60/min, 1000/hour, 10/s.
     "DEFAULT_THROTTLE_RATES": {"user": env_rate("VERITY_API_RATE", "60/min")},
+    "EXCEPTION_HANDLER": "webapp.api.errors.exception_handler",
 }
 
 # --- Workers -----------------------------------------------------------------------------
@@ -217,5 +219,7 @@ LOGGING = {
         "httpx": {"level": "WARNING"},
         "sentence_transformers": {"level": "WARNING"},
         "presidio-analyzer": {"level": "WARNING"},
+        # Bolt logs the whole body of a request whose signature fails, at INFO: bodies hold what people typed.
+        "slack_bolt": {"level": "WARNING"},
     },
 }
