@@ -7,6 +7,7 @@ import logging
 import time
 from dataclasses import dataclass, field
 from datetime import date
+from pathlib import PurePosixPath
 
 from django.conf import settings
 from django.db import transaction
@@ -41,6 +42,12 @@ def max_upload_bytes() -> int:
     return settings.VERITY_MAX_UPLOAD_MB * 1024 * 1024
 
 
+def too_large(size_bytes: int) -> str:
+    """The reason a file of this size is refused."""
+    return (f"The file is {size_bytes / 1048576:.1f} MB, over the {settings.VERITY_MAX_UPLOAD_MB} MB limit; "
+            "split it or raise VERITY_MAX_UPLOAD_MB.")
+
+
 def register_upload(collection: Collection, source: str, data: bytes, *, owner=None,
                     title: str = "") -> tuple[Document, bool]:
     """Store a document's bytes as its new version; returns (document, needs_ingest).
@@ -66,10 +73,7 @@ def register_upload(collection: Collection, source: str, data: bytes, *, owner=N
         document.owner = owner or document.owner
         document.content = b"" if too_big else data
         document.status = Document.Status.FAILED if too_big else Document.Status.QUEUED
-        document.error = (
-            f"The file is {len(data) / 1048576:.1f} MB, over the {settings.VERITY_MAX_UPLOAD_MB} MB limit; "
-            "split it or raise VERITY_MAX_UPLOAD_MB." if too_big else ""
-        )
+        document.error = too_large(len(data)) if too_big else ""
         document.save()
         DocumentVersion.objects.update_or_create(
             document=document, version=document.version,
@@ -261,5 +265,18 @@ def delete_document(document_id: int) -> None:
 
 
 def is_supported(filename: str) -> bool:
-    """True when the file's extension is one Verity can read."""
-    return "." in filename and "." + filename.rsplit(".", 1)[-1].lower() in SUPPORTED_EXTENSIONS
+    """True when the file has a name and an extension Verity can read (".md" alone is a hidden file, not Markdown)."""
+    return unsupported_reason(filename) is None
+
+
+def unsupported_reason(filename: str) -> str | None:
+    """Why Verity cannot read a file of this name, in plain words; None when it can."""
+    name = PurePosixPath(filename).name
+    suffix = PurePosixPath(name).suffix.lower()
+    if not suffix:
+        if name.startswith(".") and "." + name.lstrip(".").lower() in SUPPORTED_EXTENSIONS:
+            return "the file has an extension but no name (a hidden file); rename it, e.g. notes" + name
+        return "no file extension: Verity reads files by their type"
+    if suffix not in SUPPORTED_EXTENSIONS:
+        return f"unsupported file type ({suffix})"
+    return None

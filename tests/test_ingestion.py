@@ -170,3 +170,42 @@ def test_ingest_creates_a_private_collection_unless_told_public(tmp_path):
     out = io.StringIO()
     call_command("ingest", str(tmp_path), "--sync", "--collection", "Handbook", "--public", stdout=out)
     assert Collection.objects.get(name="Handbook").is_public and "public" in out.getvalue()
+
+
+def test_an_oversized_file_is_refused_unread_with_its_reason(tmp_path, settings):
+    settings.VERITY_MAX_UPLOAD_MB = 1
+    big = tmp_path / "huge.md"
+    with big.open("wb") as handle:  # sparse: 3 MB on paper, nothing to read
+        handle.truncate(3 * 1024 * 1024)
+    out = io.StringIO()
+    call_command("ingest", str(big), "--sync", "--collection", "Big", stdout=out)
+    report = out.getvalue()
+    assert "0 ingested" in report and "1 failed" in report, report
+    assert "huge.md: The file is 3.0 MB, over the 1 MB limit" in report
+    assert not Document.objects.filter(source="huge.md").exists()
+
+
+def test_shift_jis_text_is_read_and_a_nameless_md_is_skipped_with_a_reason(tmp_path):
+    rule = "在宅勤務は週３日まで認められます。申請には上長の承認が必要です。"
+    (tmp_path / "remote.txt").write_bytes(f"在宅勤務規定\n\n{rule}\n".encode("shift_jis"))
+    (tmp_path / "nameless").mkdir()
+    nameless = tmp_path / "nameless" / ".md"
+    nameless.write_bytes(b"# Title\n\nSome text.\n")
+    out = io.StringIO()
+    call_command("ingest", str(tmp_path / "remote.txt"), str(nameless), "--sync", "--collection", "JP", stdout=out)
+    report = out.getvalue()
+    document = Document.objects.get(source="remote.txt")
+    assert document.status == Document.Status.READY, document.error
+    assert document.chunks.filter(text__contains="上長の承認").exists()
+    assert "1 ingested" in report and "1 skipped" in report and "0 failed" in report, report
+    assert "skipped .md: the file has an extension but no name" in report
+    assert not Document.objects.filter(source=".md").exists()
+
+
+@pytest.mark.parametrize("question, message", [("", "at least 3 characters"), ("   ", "at least 3 characters"),
+                                               ("why " * 25_000, "keep it under 2,000")])
+def test_ask_refuses_an_empty_or_enormous_question(question, message):
+    from django.core.management.base import CommandError
+
+    with pytest.raises(CommandError, match=message):
+        call_command("ask", question)

@@ -32,6 +32,26 @@ REFUSAL_TEXT = ("I couldn't find this in the knowledge base, so I won't guess. I
 WARNING_TEXT = "Low confidence ({score:.0%}): check the sources below. A reviewer has been asked to look at this answer."
 
 
+# A question is a sentence or a short paragraph; anything longer is a pasted document, not a question.
+MIN_QUESTION_CHARS = 3
+MAX_QUESTION_CHARS = 2000
+
+
+class QuestionError(ValueError):
+    """A question that cannot be asked as given (empty, or far too long); the message says what to do."""
+
+
+def check_question(question: str) -> str:
+    """The question, stripped; QuestionError when it is empty, too short or too long."""
+    text = (question or "").strip()
+    if len(text) < MIN_QUESTION_CHARS:
+        raise QuestionError(f"Ask a full question (at least {MIN_QUESTION_CHARS} characters).")
+    if len(text) > MAX_QUESTION_CHARS:
+        raise QuestionError(f"The question is {len(text):,} characters long; keep it under "
+                            f"{MAX_QUESTION_CHARS:,} (ask about one thing at a time).")
+    return text
+
+
 @dataclass
 class AskOptions:
     """Who asks, from where, and what may be used."""

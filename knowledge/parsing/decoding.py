@@ -34,8 +34,43 @@ def _decode_utf16(data: bytes) -> str | None:
     return None
 
 
+# East Asian legacy encodings, tried (strictly) after UTF-8 and before the Western fallbacks. A Western
+# text almost never decodes strictly as one of these, and when it does the result is not mostly CJK.
+_CJK_ENCODINGS = ("shift_jis", "euc_jp", "gb18030", "big5", "euc_kr")
+_MIN_CJK_SHARE = 0.9
+
+
+def _is_cjk(ch: str) -> bool:
+    code = ord(ch)
+    return (0x3000 <= code <= 0x30FF or 0x3400 <= code <= 0x4DBF or 0x4E00 <= code <= 0x9FFF
+            or 0xAC00 <= code <= 0xD7AF or 0xFF00 <= code <= 0xFFEF or 0x1100 <= code <= 0x11FF)
+
+
+def _mostly_cjk(text: str) -> bool:
+    wide = [ch for ch in text if ord(ch) > 0x7F]
+    return bool(wide) and sum(1 for ch in wide if _is_cjk(ch)) / len(wide) >= _MIN_CJK_SHARE
+
+
+def _decode_strict(data: bytes) -> str:
+    try:
+        return data.decode("utf-8-sig")
+    except UnicodeDecodeError:
+        pass
+    for encoding in _CJK_ENCODINGS:
+        try:
+            text = data.decode(encoding)
+        except UnicodeDecodeError:
+            continue
+        if _mostly_cjk(text) and not looks_binary(text):
+            return text
+    try:
+        return data.decode("cp1252")
+    except UnicodeDecodeError:
+        return data.decode("latin-1")  # decodes any byte string
+
+
 def decode_text(data: bytes, filename: str = "") -> str:
-    """Decode bytes as UTF-8 (BOM-aware) falling back to cp1252/latin-1; reject binary junk."""
+    """Decode bytes as UTF-8 (BOM-aware), then East Asian legacy encodings, then cp1252/latin-1; reject junk."""
     name = filename or "The file"
     text = _decode_utf16(data)
     if text is None:
@@ -45,12 +80,7 @@ def decode_text(data: bytes, filename: str = "") -> str:
                 f"{name} contains binary data, not text; check that you uploaded the right file "
                 "and that its extension matches its format."
             )
-        for encoding in ("utf-8-sig", "cp1252", "latin-1"):
-            try:
-                text = data.decode(encoding)
-                break
-            except UnicodeDecodeError:
-                continue
+        text = _decode_strict(data)
     assert text is not None  # latin-1 decodes any byte string
     if looks_binary(text):
         raise IngestionError(

@@ -30,7 +30,8 @@ def _indent(line: str) -> int:
 
 
 def _is_caps_heading(text: str) -> bool:
-    letters = [c for c in text if c.isalpha()]
+    # Cased letters only: Japanese or Chinese text has no case, so "upper() == text" says nothing about it.
+    letters = [c for c in text if c.isalpha() and c.lower() != c.upper()]
     return (2 <= len(text) <= 60 and len(letters) >= 2 and text.upper() == text
             and len(text.split()) <= 8 and not text.endswith((".", ",", ";")))
 

@@ -4,9 +4,9 @@ from __future__ import annotations
 
 import json
 
-from django.core.management.base import BaseCommand
+from django.core.management.base import BaseCommand, CommandError
 
-from knowledge.answering import AskOptions, answer_question
+from knowledge.answering import AskOptions, QuestionError, answer_question, check_question
 
 
 class Command(BaseCommand):
@@ -18,7 +18,11 @@ class Command(BaseCommand):
         parser.add_argument("--no-cache", action="store_true", help="do not reuse stored answers")
 
     def handle(self, *args, **options):
-        result = answer_question(options["question"], AskOptions(channel="cli", use_cache=not options["no_cache"]))
+        try:
+            question = check_question(options["question"])
+        except QuestionError as exc:
+            raise CommandError(str(exc)) from exc
+        result = answer_question(question, AskOptions(channel="cli", use_cache=not options["no_cache"]))
         if options["json"]:
             self.stdout.write(json.dumps(result.to_dict(), indent=2, default=str))
             return

@@ -9,7 +9,8 @@ from django.contrib.auth import get_user_model
 from django.core.management.base import BaseCommand, CommandError
 from tqdm import tqdm
 
-from knowledge.ingestion import ingest_documents, is_supported, register_upload
+from knowledge.ingestion import (ingest_documents, is_supported, max_upload_bytes, register_upload, too_large,
+                                 unsupported_reason)
 from knowledge.models import Collection, Document
 
 
@@ -51,12 +52,19 @@ class Command(BaseCommand):
         started = time.perf_counter()
         collection, created = self._collection(options)
         files = collect_files(options["paths"])
-        skipped = [(source, "unsupported file type") for path, source in files if not is_supported(path.name)]
+        skipped = [(source, unsupported_reason(path.name)) for path, source in files if not is_supported(path.name)]
         files = [(path, source) for path, source in files if is_supported(path.name)]
+        # Checked before reading: a file over the limit is never loaded into memory.
+        refused = [(source, too_large(path.stat().st_size)) for path, source in files
+                   if path.stat().st_size > max_upload_bytes()]
+        files = [(path, source) for path, source in files if path.stat().st_size <= max_upload_bytes()]
         pending: list[int] = []
         unchanged = 0
         for path, source in tqdm(files, desc="Registering", unit="file", disable=None):
             document, needs_ingest = register_upload(collection, source, path.read_bytes())
+            if not needs_ingest and document.status == Document.Status.FAILED:
+                refused.append((source, document.error or "the file could not be stored"))
+                continue
             if not needs_ingest and options["reindex"] and document.content:
                 Document.objects.filter(pk=document.pk).update(status=Document.Status.QUEUED, indexed_sha256="")
                 needs_ingest = True
@@ -79,7 +87,7 @@ class Command(BaseCommand):
                 self.stdout.write(f"Queued {len(pending)} document(s) for the worker.")
                 return
             self._wait(pending, options["timeout"])
-        self._summary(collection, [p for p, _ in files], pending, unchanged, skipped, started)
+        self._summary(collection, [p for p, _ in files], pending, unchanged, skipped, started, refused)
         self._audience(collection, created)
 
     def _collection(self, options) -> tuple[Collection, bool]:
@@ -116,16 +124,16 @@ class Command(BaseCommand):
                         "Start one with `make worker`, or re-run with --sync.")
                 time.sleep(0.5)
 
-    def _summary(self, collection, files, pending, unchanged, skipped, started) -> None:
+    def _summary(self, collection, files, pending, unchanged, skipped, started, refused=()) -> None:
         documents = Document.objects.filter(pk__in=pending)
         ok = [d for d in documents if d.status == Document.Status.READY]
         failed = [d for d in documents if d.status == Document.Status.FAILED]
         chunks = sum(d.chunk_count for d in ok)
         seconds = time.perf_counter() - started
         self.stdout.write(self.style.SUCCESS(
-            f"Collection '{collection}': {len(ok)} ingested, {unchanged} unchanged, {len(failed)} failed, "
+            f"Collection '{collection}': {len(ok)} ingested, {unchanged} unchanged, {len(failed) + len(refused)} failed, "
             f"{len(skipped)} skipped; {chunks} chunks in {seconds:.1f}s"))
-        for document in failed:
-            self.stdout.write(self.style.ERROR(f"  failed  {document.source}: {document.error}"))
+        for source, reason in [*((d.source, d.error) for d in failed), *refused]:
+            self.stdout.write(self.style.ERROR(f"  failed  {source}: {reason}"))
         for source, reason in skipped:
             self.stdout.write(self.style.WARNING(f"  skipped {source}: {reason}"))
