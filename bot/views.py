@@ -48,7 +48,7 @@ def slack_events(request: HttpRequest) -> HttpResponse:
         slack = handler()
     except ImproperlyConfigured as exc:  # Slack shows the admin "dispatch_failed"; the log and body say why
         log.error("Slack request refused: %s", exc)
-        return HttpResponse(str(exc), status=503, content_type="text/plain; charset=utf-8")
+        return JsonResponse({"error": str(exc)}, status=503)
     try:
         return slack.handle(request)
     except MALFORMED_ERRORS as exc:  # Bolt's own parsing of a request of the wrong shape
