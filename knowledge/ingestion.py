@@ -16,6 +16,7 @@ from django.utils import timezone
 from knowledge.chunking import ChunkDraft, chunk_document, minilm_token_counter
 from knowledge.embedding import get_embedder
 from textcore.identifiers import code_terms
+from textcore.injection import assistant_addressing_lines
 from knowledge.models import Answer, Chunk, Collection, Document, DocumentVersion
 from knowledge.parsing import SUPPORTED_EXTENSIONS, mime_type_for, parse_file
 from knowledge.parsing.base import IngestionError
@@ -202,6 +203,7 @@ def _store(item: _Prepared) -> IngestResult:
         _apply_metadata(current, item.parsed)
         current.status = Document.Status.READY
         current.error = ""
+        current.warnings = content_warnings(drafts)
         current.indexed_sha256 = current.sha256
         current.chunk_count = len(drafts)
         current.indexed_at = timezone.now()
@@ -209,6 +211,16 @@ def _store(item: _Prepared) -> IngestResult:
     item.timings["store"] = (time.perf_counter() - started) * 1000
     return IngestResult(document.pk, Document.Status.READY, chunks=len(drafts),
                         embedded=len(drafts) - item.reused, reused=item.reused, timings_ms=item.timings)
+
+
+def content_warnings(drafts: list[ChunkDraft]) -> list[str]:
+    """Warnings for the document's owners; text addressing an AI assistant is never used in answers."""
+    lines = [line for draft in drafts for line in assistant_addressing_lines(draft.text)]
+    if not lines:
+        return []
+    shown = "; ".join(f"“{line}”" for line in dict.fromkeys(lines[:3]))
+    return [f"{len(lines)} passage(s) give instructions to an AI assistant ({shown}). Verity never quotes them "
+            "in answers; check whether they belong in this document."]
 
 
 def _parse_and_chunk(document: Document, timings: dict) -> tuple[list[ChunkDraft], object]:

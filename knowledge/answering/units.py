@@ -11,6 +11,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
+from textcore.injection import addresses_assistant
 from textcore.sentences import LIST_ITEM, is_code_block, paragraphs, sentence_spans
 
 _TABLE_SEPARATOR = re.compile(r"^\|?\s*:?-{2,}")
@@ -84,8 +85,8 @@ def units_of(text: str) -> list[Unit]:
             raw = block[a:b].strip()
             item = bool(LIST_ITEM.match(raw))
             body = LIST_ITEM.sub("", raw, count=1).strip() if item else raw
-            if not body:
-                continue
+            if not body or addresses_assistant(body):
+                continue  # an order to the assistant inside a document is data, never an answer
             shown = body
             if term and index > 0 and term.lower() not in body.lower():
                 shown = f"{term}: {body}"  # a later sentence of a definition keeps its term

@@ -91,6 +91,8 @@ class Document(models.Model):
     indexed_sha256 = models.CharField(max_length=64, blank=True, help_text="Content whose chunks are live.")
     status = models.CharField(max_length=12, choices=Status.choices, default=Status.QUEUED, db_index=True)
     error = models.TextField(blank=True, help_text="Why ingestion failed, in plain words.")
+    warnings = models.JSONField(default=list, blank=True,
+                                help_text="What the owners should check, e.g. text that gives orders to an AI assistant.")
     owner = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL)
     author = models.CharField(max_length=200, blank=True)
     document_date = models.DateField(null=True, blank=True)

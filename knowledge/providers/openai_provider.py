@@ -18,7 +18,7 @@ from .base import (
     Usage,
     clean_markers,
     error_for_status,
-    grounding_system_prompt,
+    grounding_messages,
     embed_in_batches,
     embedding_width,
 )
@@ -157,10 +157,7 @@ class OpenAIGenerator:
                 f"{INSUFFICIENT_CONTEXT}: no passages were found for this question.",
                 PROVIDER, model, Usage(), note="no passages; model not called",
             )
-        messages = [
-            {"role": "system", "content": grounding_system_prompt(passages)},
-            {"role": "user", "content": question.strip()},
-        ]
+        messages = grounding_messages(question, passages)
         text, usage = self._completer.chat(messages, model=model, max_tokens=self.max_tokens, temperature=0)
         text, dropped = clean_markers(text, {p.n for p in passages})
         if dropped:

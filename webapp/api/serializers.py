@@ -48,7 +48,7 @@ class DocumentSerializer(serializers.ModelSerializer):
     class Meta:
         model = Document
         fields = ["id", "collection_id", "collection", "source", "title", "mime_type", "size_bytes", "version",
-                  "status", "error", "chunk_count", "created_at", "updated_at", "indexed_at", "url"]
+                  "status", "error", "warnings", "chunk_count", "created_at", "updated_at", "indexed_at", "url"]
 
     def get_url(self, document: Document) -> str:
         request = self.context.get("request")
