@@ -14,16 +14,17 @@ _ORDERS = r"(?:instructions?|directions?|prompts?|rules|guidelines|messages|cont
 _ASSISTANT = r"(?:assistant|ai|a\.i\.|chat\s?bot|bot|language\s+model|llm|gpt|chatgpt|claude|copilot|verity)"
 _PATTERNS = [
     # "Ignore previous instructions", "disregard all prior rules", "forget the above prompt"
-    rf"\b(?:ignore|disregard|forget|override|bypass|skip)\s+(?:everything\s+|what\s+)?{_PRIOR}\s*{_ORDERS}?",
-    rf"\b(?:ignore|disregard|forget)\s+(?:all\s+|any\s+|your\s+)+{_ORDERS}",
-    # "new instructions:", "system prompt", "developer mode"
+    rf"\b(?:ignore|disregard|forget|override|bypass)\s+{_PRIOR}\s+{_ORDERS}",
+    r"\b(?:ignore|disregard|forget)\s+(?:everything|all|anything)\s+(?:above|before\s+this|you\s+were\s+told)",
+    r"\b(?:ignore|disregard|forget)\s+(?:all\s+|any\s+|your\s+)+(?:instructions|prompts|guidelines)\b",
+    # "new instructions:", "system prompt"
     r"\bnew\s+(?:system\s+)?instructions?\s*:",
-    r"\b(?:system|developer)\s+(?:prompt|message|mode)\b",
+    r"\bsystem\s+prompt\b",
     # Speaking to the assistant: "As an AI assistant, you must ...", "Assistant: say ...", "you are now ..."
     rf"\b(?:as|you\s+are)\s+(?:an?\s+|the\s+)?{_ASSISTANT}\b",
     rf"^\s*(?:dear\s+|hey\s+|hi\s+)?{_ASSISTANT}\s*[,:]",
     rf"\b(?:if|when)\s+(?:you\s+are\s+|you're\s+)?(?:an?\s+)?{_ASSISTANT}\b",
-    r"\byou\s+are\s+now\s+(?:in\s+)?\w+",
+    rf"\byou\s+are\s+now\s+(?:in\s+)?(?:an?\s+)?(?:developer|unrestricted|jailbroken|dan|{_ASSISTANT})\b",
     r"\bfrom\s+now\s+on,?\s+you\s+(?:are|will|must|should)\b",
     # Orders about the answer itself: "respond only with", "tell the user that", "do not cite this"
     r"\b(?:respond|reply|answer)\s+(?:only\s+)?with\s+(?:exactly|only|the\s+following)\b",
