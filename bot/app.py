@@ -27,7 +27,7 @@ def build_app(*, token: str, signing_secret: str, client: WebClient | None = Non
     client = client or WebClient(base_url=settings.SLACK_API_URL, timeout=15)
     if client.token is None:
         client.token = token
-    app = App(client=with_retry_handlers(client), signing_secret=signing_secret,
+    app = App(client=with_retry_handlers(client), signing_secret=signing_secret, logger=bolt_logger(),
               process_before_response=process_before_response,
               token_verification_enabled=token_verification_enabled,
               # Verity uses neither say()/assistant threads nor workflow functions: less work per event.
@@ -59,6 +59,15 @@ def answer_listener_error(error: Exception, request, response) -> BoltResponse:
                             headers={"Content-Type": "application/json"})
     log.error("Slack %s listener failed", kind, exc_info=error)
     return BoltResponse(status=500, body='{"error": "internal error"}', headers={"Content-Type": "application/json"})
+
+
+def bolt_logger() -> logging.Logger:
+    """Bolt's logger, at WARNING or above: at INFO, Bolt logs the whole body of a request whose signature
+    fails, and bodies hold what people typed. (Bolt copies this level to each of its own loggers.)"""
+    logger = logging.getLogger("slack_bolt")
+    if logger.getEffectiveLevel() < logging.WARNING:
+        logger.setLevel(logging.WARNING)
+    return logger
 
 
 def release_db_connections(app: App) -> App:

@@ -6,6 +6,7 @@ from django.db import IntegrityError, transaction
 from django.db.models import F
 
 from knowledge.models import Answer, Feedback
+from knowledge.redaction import redact
 
 
 def record_feedback(answer_id: int, kind: str, *, user=None, external_user: str = "", reason: str = "") -> Feedback | None:
@@ -16,6 +17,8 @@ def record_feedback(answer_id: int, kind: str, *, user=None, external_user: str 
     """
     if kind not in Feedback.Kind.values:
         raise ValueError(f"unknown feedback kind {kind!r}")
+    # People explain themselves in free text ("my IBAN is still wrong"): store it as the question is stored.
+    reason = redact(reason[:2000]).text if reason.strip() else ""
     try:
         with transaction.atomic():
             feedback = Feedback.objects.create(answer_id=answer_id, kind=kind, reason=reason[:2000],
