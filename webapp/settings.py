@@ -119,6 +119,17 @@ LOGIN_URL = "/login/"
 LOGIN_REDIRECT_URL = "/"
 LOGOUT_REDIRECT_URL = "/login/"
 
+# The shared cache: API rate limits (and anything else cached) must hold across web workers and
+# replicas. PostgreSQL by default (no extra server); Redis when VERITY_CACHE_URL is set.
+VERITY_CACHE_URL = env_str("VERITY_CACHE_URL", "")
+if VERITY_CACHE_URL and not VERITY_CACHE_URL.startswith(("redis://", "rediss://", "unix://")):
+    raise ImproperlyConfigured(f"VERITY_CACHE_URL must be a redis:// URL; got {VERITY_CACHE_URL!r}")
+CACHE_TABLE = "verity_cache"
+CACHES = {"default": (
+    {"BACKEND": "django.core.cache.backends.redis.RedisCache", "LOCATION": VERITY_CACHE_URL} if VERITY_CACHE_URL
+    else {"BACKEND": "django.core.cache.backends.db.DatabaseCache", "LOCATION": CACHE_TABLE}
+)}
+
 REST_FRAMEWORK = {
     "DEFAULT_AUTHENTICATION_CLASSES": [
         "rest_framework.authentication.TokenAuthentication",

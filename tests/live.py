@@ -1,0 +1,74 @@
+"""Real processes for tests: the web tier (gunicorn) on the test database, on a free loopback port."""
+
+from __future__ import annotations
+
+import os
+import socket
+import subprocess
+import sys
+import time
+import urllib.error
+import urllib.request
+from contextlib import contextmanager
+from pathlib import Path
+
+from django.db import connection
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+def free_port() -> int:
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        return sock.getsockname()[1]
+
+
+def test_db_env(**extra: str) -> dict:
+    """The environment a child process needs to use this test's database."""
+    db = connection.settings_dict
+    return dict(os.environ, DATABASE_URL=f"postgresql://{db['USER']}@/{db['NAME']}?host={db['HOST']}",
+                DJANGO_SETTINGS_MODULE="webapp.settings", **extra)
+
+
+def wait_until(condition, timeout: float, what: str) -> None:
+    deadline = time.monotonic() + timeout
+    while not condition():
+        if time.monotonic() > deadline:
+            raise AssertionError(f"timed out waiting for {what}")
+        time.sleep(0.1)
+
+
+def http(method: str, url: str, body: bytes | None = None, headers: dict | None = None,
+         timeout: float = 60) -> tuple[int, dict, bytes]:
+    request = urllib.request.Request(url, data=body, method=method, headers=headers or {})
+    try:
+        with urllib.request.urlopen(request, timeout=timeout) as response:
+            return response.status, dict(response.headers), response.read()
+    except urllib.error.HTTPError as error:
+        return error.code, dict(error.headers), error.read()
+
+
+@contextmanager
+def gunicorn(log: Path, *, workers: int = 1, **env: str):
+    """A gunicorn web tier (without the warm-up) on a free port; yields its base URL."""
+    port = free_port()
+    argv = [sys.executable, "-m", "gunicorn", "webapp.wsgi", "-c", os.devnull, "--workers", str(workers),
+            "--bind", f"127.0.0.1:{port}", "--timeout", "120"]
+    with open(log, "w") as out:
+        process = subprocess.Popen(argv, cwd=ROOT, env=test_db_env(**env), stdout=out, stderr=subprocess.STDOUT,
+                                   start_new_session=True)
+    base = f"http://127.0.0.1:{port}"
+
+    def up() -> bool:
+        assert process.poll() is None, log.read_text()[-3000:]
+        try:
+            return http("GET", base + "/login/", timeout=5)[0] == 200
+        except OSError:
+            return False
+
+    try:
+        wait_until(up, 120, "gunicorn")
+        yield base
+    finally:
+        process.terminate()
+        process.wait(timeout=30)
