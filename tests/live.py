@@ -26,8 +26,10 @@ def free_port() -> int:
 def test_db_env(**extra: str) -> dict:
     """The environment a child process needs to use this test's database."""
     db = connection.settings_dict
-    return dict(os.environ, DATABASE_URL=f"postgresql://{db['USER']}@/{db['NAME']}?host={db['HOST']}",
-                DJANGO_SETTINGS_MODULE="webapp.settings", **extra)
+    env = dict(os.environ, DATABASE_URL=f"postgresql://{db['USER']}@/{db['NAME']}?host={db['HOST']}",
+               DJANGO_SETTINGS_MODULE="webapp.settings")
+    env.update(extra)
+    return env
 
 
 def wait_until(condition, timeout: float, what: str) -> None:
