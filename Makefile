@@ -30,11 +30,11 @@ run: setup  ## web console on 127.0.0.1:8000 + a worker (+ the Slack bot when to
 web: setup
 	$(BIN)/python manage.py runserver 127.0.0.1:8000
 
-worker: setup  ## django-q2 worker (ORM broker, no server needed)
-	$(BIN)/python manage.py qcluster
+worker: setup  ## django-q2 worker (ORM broker, no server needed); its children never outlive it
+	$(BIN)/python scripts/process_group.py -- $(BIN)/python manage.py qcluster
 
 celery-worker: setup  ## Celery worker on Redis, all queues
-	$(BIN)/celery -A webapp.celery worker -Q ingest,answer,verify -l info
+	$(BIN)/python scripts/process_group.py -- $(BIN)/celery -A webapp.celery worker -Q ingest,answer,verify -l info
 
 bot: setup
 	$(BIN)/python manage.py runbot

@@ -7,15 +7,18 @@ pids=()
 cleanup() { kill "${pids[@]}" 2>/dev/null || true; wait 2>/dev/null || true; }
 trap cleanup EXIT INT TERM
 
-"$BIN/python" manage.py qcluster &
+# Each service leads its own process group (scripts/process_group.py): stopping it, or its dying,
+# takes every process it started along.
+GROUP=("$BIN/python" scripts/process_group.py --)
+"${GROUP[@]}" "$BIN/python" manage.py qcluster &
 pids+=($!)
 if [[ -n "${SLACK_BOT_TOKEN:-}" && -n "${SLACK_APP_TOKEN:-}" ]]; then
-  "$BIN/python" manage.py runbot &
+  "${GROUP[@]}" "$BIN/python" manage.py runbot &
   pids+=($!)
 else
   echo "Slack bot not started: set SLACK_BOT_TOKEN and SLACK_APP_TOKEN (see README, 'Slack')."
 fi
 echo "Verity console: http://127.0.0.1:8000/  (admin: http://127.0.0.1:8000/admin/)"
-"$BIN/python" manage.py runserver --noreload 127.0.0.1:8000 &
+"${GROUP[@]}" "$BIN/python" manage.py runserver --noreload 127.0.0.1:8000 &
 pids+=($!)
 wait -n "${pids[@]}"

@@ -23,7 +23,7 @@ def free_port() -> int:
         return sock.getsockname()[1]
 
 
-def test_db_env(**extra: str) -> dict:
+def db_env(**extra: str) -> dict:
     """The environment a child process needs to use this test's database."""
     db = connection.settings_dict
     env = dict(os.environ, DATABASE_URL=f"postgresql://{db['USER']}@/{db['NAME']}?host={db['HOST']}",
@@ -57,7 +57,7 @@ def gunicorn(log: Path, *, workers: int = 1, **env: str):
     argv = [sys.executable, "-m", "gunicorn", "webapp.wsgi", "-c", os.devnull, "--workers", str(workers),
             "--bind", f"127.0.0.1:{port}", "--timeout", "120"]
     with open(log, "w") as out:
-        process = subprocess.Popen(argv, cwd=ROOT, env=test_db_env(**env), stdout=out, stderr=subprocess.STDOUT,
+        process = subprocess.Popen(argv, cwd=ROOT, env=db_env(**env), stdout=out, stderr=subprocess.STDOUT,
                                    start_new_session=True)
     base = f"http://127.0.0.1:{port}"
 
