@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import hashlib
 import logging
+import os
+import socket
 import time
 from dataclasses import dataclass, field
 from datetime import date
@@ -11,6 +13,7 @@ from pathlib import PurePosixPath
 
 from django.conf import settings
 from django.db import transaction
+from django.db.models import F
 from django.utils import timezone
 
 from knowledge.chunking import ChunkDraft, chunk_document, minilm_token_counter
@@ -74,6 +77,7 @@ def register_upload(collection: Collection, source: str, data: bytes, *, owner=N
         document.owner = owner or document.owner
         document.content = b"" if too_big else data
         document.status = Document.Status.FAILED if too_big else Document.Status.QUEUED
+        document.attempts = 0
         document.error = too_large(len(data)) if too_big else ""
         document.save()
         DocumentVersion.objects.update_or_create(
@@ -126,6 +130,11 @@ def ingest_documents(document_ids: list[int], *, embed_batch: int = 256) -> list
     return [results[document_id] for document_id in document_ids]
 
 
+def worker_identity() -> str:
+    """host:pid of this process, so a sweep can tell a dead reader from a slow one."""
+    return f"{socket.gethostname()}:{os.getpid()}"[:120]
+
+
 def _prepare(document_id: int) -> "_Prepared | IngestResult":
     document = Document.objects.filter(pk=document_id).first()
     if document is None:
@@ -134,7 +143,9 @@ def _prepare(document_id: int) -> "_Prepared | IngestResult":
         return IngestResult(document_id, document.status, chunks=document.chunk_count, skipped=True)
     if document.status == Document.Status.FAILED and not document.content:
         return IngestResult(document_id, document.status, error=document.error, skipped=True)
-    Document.objects.filter(pk=document_id).update(status=Document.Status.PROCESSING, error="")
+    Document.objects.filter(pk=document_id).update(status=Document.Status.PROCESSING, error="",
+                                                   processing_since=timezone.now(), processing_by=worker_identity(),
+                                                   attempts=F("attempts") + 1)
     timings: dict[str, float] = {}
     try:
         drafts, parsed = _parse_and_chunk(document, timings)

@@ -1,4 +1,8 @@
+import logging
+
 from django.apps import AppConfig
+
+log = logging.getLogger(__name__)
 
 
 class WebappConfig(AppConfig):
@@ -7,3 +11,18 @@ class WebappConfig(AppConfig):
     name = "webapp"
     verbose_name = "Console"
     default_auto_field = "django.db.models.BigAutoField"
+
+    def ready(self) -> None:
+        from django_q.signals import post_spawn
+
+        post_spawn.connect(sweep_on_worker_start, dispatch_uid="verity-sweep-ingestion")
+
+
+def sweep_on_worker_start(sender, proc_name: str = "", **kwargs) -> None:
+    """A django-q2 worker (re)starting is when a job may just have died with its predecessor."""
+    from webapp.jobs import run_job
+
+    try:
+        run_job("sweep_ingestion")
+    except Exception:  # noqa: BLE001 - a failed sweep must not stop the worker; the schedule retries it
+        log.exception("ingestion sweep at worker start failed")

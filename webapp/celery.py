@@ -20,6 +20,12 @@ app.conf.beat_schedule = {
         "args": ("reverify_answers", []),
         "options": {"queue": "verify", "expires": 6 * 3600},
     },
+    "sweep-ingestion": {
+        "task": "verity.run_job",
+        "schedule": 60.0,
+        "args": ("sweep_ingestion", []),
+        "options": {"queue": "ingest", "expires": 55},
+    },
     "sweep-slack-questions": {
         "task": "verity.run_job",
         "schedule": 60.0,

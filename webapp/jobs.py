@@ -17,6 +17,8 @@ log = logging.getLogger(__name__)
 # job name -> (dotted path of the domain function, queue)
 JOBS: dict[str, tuple[str, str]] = {
     "ingest_document": ("knowledge.ingestion.ingest_document", "ingest"),
+    # Every minute (and when a django-q2 worker starts): documents whose ingestion job died.
+    "sweep_ingestion": ("knowledge.ingestion_sweep.sweep_stuck_documents", "ingest"),
     "answer_slack_question": ("bot.jobs.answer_slack_question", "answer"),
     # Every minute: Celery beat or the django-q2 schedule from migration bot/0004.
     "sweep_slack_questions": ("bot.jobs.sweep_slack_questions", "answer"),

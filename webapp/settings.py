@@ -157,7 +157,8 @@ Q_CLUSTER = {
     "orm": "default",
     "workers": env_int("VERITY_Q_WORKERS", 1, minimum=1),
     "timeout": CELERY_TASK_TIME_LIMIT,
-    "retry": CELERY_TASK_TIME_LIMIT + 60,
+    # A task taken by a worker that died is handed out again after this many seconds.
+    "retry": env_int("VERITY_Q_RETRY_S", CELERY_TASK_TIME_LIMIT + 60, minimum=CELERY_TASK_TIME_LIMIT + 5),
     "max_attempts": 3,
     "catch_up": False,
     "poll": 0.5,

@@ -101,6 +101,10 @@ class Document(models.Model):
     created_at = models.DateTimeField(auto_now_add=True)
     updated_at = models.DateTimeField(auto_now=True)
     indexed_at = models.DateTimeField(null=True, blank=True)
+    # The lease of the job reading it: when it started, where, and how many times it was tried.
+    processing_since = models.DateTimeField(null=True, blank=True)
+    processing_by = models.CharField(max_length=120, blank=True, help_text="host:pid of the worker reading it")
+    attempts = models.PositiveSmallIntegerField(default=0, help_text="Ingestion jobs started for this version")
 
     class Meta:
         ordering = ["collection__name", "source"]
