@@ -8,7 +8,7 @@ from django.conf import settings
 from slack_bolt import App, BoltResponse
 from slack_sdk import WebClient
 
-from bot import actions, after_ack, listeners
+from bot import actions, after_ack, journal, listeners
 from bot.client import with_retry_handlers
 from bot.gate import MALFORMED_ERRORS
 from webapp.outage import is_database_outage
@@ -42,6 +42,9 @@ def build_app(*, token: str, signing_secret: str, client: WebClient | None = Non
     app.error(answer_listener_error)
     listeners.register(app)
     actions.register(app)
+    if not process_before_response:  # a long-lived server: record what a past outage or crash left behind
+        journal.Replayer(lambda body: listeners.take_journaled(app.client, body),
+                         settings.VERITY_SLACK_JOURNAL_REPLAY_S).start()
     return app
 
 

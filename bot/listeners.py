@@ -17,6 +17,7 @@ from slack_sdk import WebClient
 from slack_sdk.errors import SlackApiError
 
 from bot import blocks
+from bot.journal import journal
 from bot.models import ChannelSetting, SlackQuestion
 from webapp import jobs
 
@@ -53,6 +54,7 @@ def take_question(client: WebClient, *, event_id: str, kind: str, channel_id: st
                                     message_ts=message_ts, thread_ts=thread_ts, team_id=team_id,
                                     status=SlackQuestion.Status.DECLINED if declined else SlackQuestion.Status.QUEUED,
                                     error=declined)
+    journal().done(event_id)  # recorded: from here on the database remembers it
     if question is None:
         return None  # a retried delivery: the first one is being (or was) answered or declined
     if declined:
@@ -90,7 +92,13 @@ def _from_a_bot(event: dict) -> bool:
     return bool(event.get("bot_id") or event.get("bot_profile") or event.get("subtype"))
 
 
+def _event_id(body: dict, event: dict, kind: str) -> str:
+    return body.get("event_id") or f"{kind}:{event['channel']}:{event['ts']}"
+
+
 def on_mention(ack: Ack, body: dict, event: dict, client: WebClient, later: Later) -> None:
+    if not _from_a_bot(event):
+        journal().write(_event_id(body, event, "mention"), body)  # before the ack: nothing acked is lost
     ack()
     if not _from_a_bot(event):
         later(take_mention, client, body, event)
@@ -101,17 +109,20 @@ def take_mention(client: WebClient, body: dict, event: dict) -> None:
     disabled = ChannelSetting.objects.for_channel(channel_id).mode == ChannelSetting.Mode.DISABLED
     in_thread = event.get("thread_ts", "")
     kind = SlackQuestion.Kind.THREAD_FOLLOWUP if in_thread else SlackQuestion.Kind.MENTION
-    take_question(client, event_id=body.get("event_id") or f"mention:{channel_id}:{event['ts']}", kind=kind,
+    take_question(client, event_id=_event_id(body, event, "mention"), kind=kind,
                   channel_id=channel_id, user_id=event["user"], text=event.get("text", ""), message_ts=event["ts"],
                   thread_ts=in_thread or event["ts"], team_id=body.get("team_id", ""), disabled=disabled)
 
 
 def on_message(ack: Ack, body: dict, event: dict, client: WebClient, context, later: Later) -> None:
-    ack()
     if _from_a_bot(event) or not event.get("user"):
+        ack()
         return
     if event.get("channel_type") != "im" and context.bot_user_id and f"<@{context.bot_user_id}>" in event.get("text", ""):
+        ack()
         return  # the app_mention listener takes it
+    journal().write(_event_id(body, event, "message"), body)  # before the ack: nothing acked is lost
+    ack()
     later(take_message, client, body, event)
 
 
@@ -123,14 +134,16 @@ def take_message(client: WebClient, body: dict, event: dict) -> None:
     else:
         mode = ChannelSetting.objects.for_channel(channel_id).mode
         if mode == ChannelSetting.Mode.DISABLED:
+            journal().done(_event_id(body, event, "message"))
             return
         if thread_ts and thread_ts != event["ts"] and SlackQuestion.objects.answered_thread(channel_id, thread_ts):
             kind = SlackQuestion.Kind.THREAD_FOLLOWUP
         elif mode == ChannelSetting.Mode.ALL_QUESTIONS and not thread_ts and "?" in text:
             kind, thread_ts = SlackQuestion.Kind.CHANNEL, event["ts"]
         else:
+            journal().done(_event_id(body, event, "message"))  # not a question for Verity
             return
-    take_question(client, event_id=body.get("event_id") or f"message:{channel_id}:{event['ts']}", kind=kind,
+    take_question(client, event_id=_event_id(body, event, "message"), kind=kind,
                   channel_id=channel_id, user_id=event["user"], text=text, message_ts=event["ts"],
                   thread_ts=thread_ts, team_id=body.get("team_id", ""))
 
@@ -140,19 +153,43 @@ def on_ask_command(ack: Ack, body: dict, respond) -> None:
     if not text:
         ack(text=blocks.EMPTY_QUESTION_TEXT)
         return
-    ack(text=blocks.PLACEHOLDER_TEXT)
     user_id = body["user_id"]
+    journal().write(_command_id(body), body)  # before the ack: nothing acked is lost
+    ack(text=blocks.PLACEHOLDER_TEXT)
     if rate_limited(user_id):
+        journal().done(_command_id(body))
         respond(text=blocks.RATE_LIMIT_TEXT.format(limit=settings.SLACK_USER_RATE_PER_MINUTE),
                 response_type="ephemeral", replace_original=False)
         return
+    take_command(body)
+
+
+def _command_id(body: dict) -> str:
     # Slash commands are not retried by Slack, but a trigger id is unique per invocation anyway.
-    question = SlackQuestion.record(event_id=f"command:{body.get('trigger_id') or body.get('command_ts', '')}",
-                                    text=text, kind=SlackQuestion.Kind.COMMAND, channel_id=body.get("channel_id", ""),
-                                    user_id=user_id, team_id=body.get("team_id", ""), ephemeral=True,
+    return f"command:{body.get('trigger_id') or body.get('command_ts', '')}"
+
+
+def take_command(body: dict) -> None:
+    """Record an /ask question and enqueue its answer."""
+    question = SlackQuestion.record(event_id=_command_id(body), text=question_text(body.get("text", "")),
+                                    kind=SlackQuestion.Kind.COMMAND, channel_id=body.get("channel_id", ""),
+                                    user_id=body["user_id"], team_id=body.get("team_id", ""), ephemeral=True,
                                     response_url=body.get("response_url", ""))
+    journal().done(_command_id(body))
     if question is not None:
         jobs.enqueue("answer_slack_question", question.pk)
+
+
+def take_journaled(client: WebClient, body: dict) -> None:
+    """Record a question from the journal (see bot.journal): the work its listener would have done after the ack."""
+    if body.get("command"):
+        take_command(body)
+        return
+    event = body.get("event") or {}
+    if event.get("type") == "app_mention":
+        take_mention(client, body, event)
+    else:
+        take_message(client, body, event)
 
 
 def register(app: App) -> None:

@@ -59,3 +59,9 @@ def corpus_db(django_db_setup, django_db_blocker):
         if not Document.objects.filter(status=Document.Status.READY).exists():
             call_command("ingest", str(CORPUS), "--sync", "--collection", "General", "--public", verbosity=0)
         return list(Document.objects.all())
+
+
+@pytest.fixture(autouse=True)
+def slack_journal_dir(settings, tmp_path):
+    """Each test its own Slack journal (bot.journal), never the checkout's var/."""
+    settings.VERITY_SLACK_JOURNAL_DIR = tmp_path / "slack-journal"

@@ -74,3 +74,28 @@ def gunicorn(log: Path, *, workers: int = 1, **env: str):
     finally:
         process.terminate()
         process.wait(timeout=30)
+
+
+@contextmanager
+def own_postgres(directory: Path):
+    """A PostgreSQL server of the test's own (stoppable without disturbing the suite), migrated, with a
+    superuser `ops` (password `pw-outage-1`); yields {"url", "stop", "start", "run"}."""
+    import pgserver
+    from pgserver._commands import pg_ctl
+
+    server = pgserver.get_server(directory, cleanup_mode="delete")
+    server.psql("CREATE DATABASE outage;")
+    url = server.get_uri("outage")
+    env = dict(os.environ, DATABASE_URL=url, DJANGO_SUPERUSER_PASSWORD="pw-outage-1")
+
+    def run(*args: str) -> str:
+        return subprocess.run([sys.executable, "manage.py", *args], cwd=ROOT, env=env, check=True,
+                              capture_output=True, text=True).stdout
+
+    run("migrate", "--noinput", "-v", "0")
+    run("createsuperuser", "--noinput", "--username", "ops", "--email", "ops@example.com")
+    try:
+        yield {"url": url, "run": run, "start": server.ensure_postgres_running,
+               "stop": lambda: pg_ctl(["-w", "-m", "fast", "stop"], pgdata=directory, user=server.system_user)}
+    finally:
+        server.cleanup()

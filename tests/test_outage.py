@@ -4,60 +4,31 @@ recover by themselves when the database is back (a PostgreSQL of the test's own,
 from __future__ import annotations
 
 import json
-import subprocess
-import sys
 from urllib.parse import urlencode
 
 import pytest
 
-from tests.live import ROOT, gunicorn, http
+from tests.live import gunicorn, http, own_postgres
 
 pytestmark = pytest.mark.filterwarnings("ignore::DeprecationWarning")
 
 
 @pytest.fixture
-def own_postgres(tmp_path):
-    """A PostgreSQL server only this test uses, migrated, with a user and an API token."""
-    import pgserver
-    from pgserver._commands import pg_ctl
-
-    data = tmp_path / "pg"
-    server = pgserver.get_server(data, cleanup_mode="delete")
-    server.psql("CREATE DATABASE outage;")
-    url = server.get_uri("outage")
-    env = {"DATABASE_URL": url, "DJANGO_SUPERUSER_PASSWORD": "pw-outage-1", "HF_HUB_OFFLINE": "1"}
-    manage = [sys.executable, "manage.py"]
-    run = lambda *args: subprocess.run([*manage, *args], cwd=ROOT, env={**_os_env(), **env}, check=True,  # noqa: E731
-                                       capture_output=True, text=True).stdout
-    run("migrate", "--noinput", "-v", "0")
-    run("createsuperuser", "--noinput", "--username", "ops", "--email", "ops@example.com")
-    token = run("create_api_token", "ops").strip()
-
-    def stop():
-        pg_ctl(["-w", "-m", "fast", "stop"], pgdata=data, user=server.system_user)
-
-    def start():
-        server.ensure_postgres_running()
-
-    yield {"url": url, "token": token, "stop": stop, "start": start}
-    server.cleanup()
+def own_db(tmp_path):
+    with own_postgres(tmp_path / "pg") as db:
+        db["token"] = db["run"]("create_api_token", "ops").strip()
+        yield db
 
 
-def _os_env() -> dict:
-    import os
-
-    return dict(os.environ)
-
-
-def test_the_api_and_console_answer_a_database_outage_and_recover(own_postgres, tmp_path):
-    headers = {"Authorization": f"Token {own_postgres['token']}", "Content-Type": "application/json"}
+def test_the_api_and_console_answer_a_database_outage_and_recover(own_db, tmp_path):
+    headers = {"Authorization": f"Token {own_db['token']}", "Content-Type": "application/json"}
     ask = json.dumps({"question": "How many days of annual leave do I get?"}).encode()
-    with gunicorn(tmp_path / "web.log", DATABASE_URL=own_postgres["url"], VERITY_API_RATE="1000/min") as base:
+    with gunicorn(tmp_path / "web.log", DATABASE_URL=own_db["url"], VERITY_API_RATE="1000/min") as base:
         assert http("GET", f"{base}/api/documents/", headers=headers)[0] == 200
         session = _login(base)
         assert http("GET", f"{base}/documents/", headers={"Cookie": session})[0] == 200
 
-        own_postgres["stop"]()
+        own_db["stop"]()
         for method, path, body in [("GET", "/api/documents/", None), ("POST", "/api/ask", ask)]:
             status, response_headers, content = http(method, base + path, body, headers)
             assert status == 503, content[:300]
@@ -66,7 +37,7 @@ def test_the_api_and_console_answer_a_database_outage_and_recover(own_postgres, 
         status, response_headers, content = http("GET", f"{base}/documents/", headers={"Cookie": session})
         assert status == 503 and b"Back in a moment" in content and int(response_headers["Retry-After"]) > 0
 
-        own_postgres["start"]()  # no restart of the web tier
+        own_db["start"]()  # no restart of the web tier
         assert http("GET", f"{base}/api/documents/", headers=headers)[0] == 200
         status, _, content = http("POST", f"{base}/api/ask", ask, headers)
         assert status == 200 and "answer" in json.loads(content)

@@ -218,6 +218,9 @@ SLACK_SIGNING_SECRET = env_str("SLACK_SIGNING_SECRET", "")
 SLACK_API_URL = env_str("SLACK_API_URL", "https://slack.com/api/")
 SLACK_REVIEWERS_CHANNEL = env_str("SLACK_REVIEWERS_CHANNEL", "")
 SLACK_USER_RATE_PER_MINUTE = env_int("SLACK_USER_RATE_PER_MINUTE", 10, minimum=1)
+# Questions are written here before Slack gets its ack, and replayed (every N seconds) until recorded.
+VERITY_SLACK_JOURNAL_DIR = env_path("VERITY_SLACK_JOURNAL_DIR", VAR_DIR / "slack-journal")
+VERITY_SLACK_JOURNAL_REPLAY_S = env_float("VERITY_SLACK_JOURNAL_REPLAY_S", 10, minimum=0.2)
 
 LOGGING = {
     "version": 1,
