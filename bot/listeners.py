@@ -96,9 +96,20 @@ def _event_id(body: dict, event: dict, kind: str) -> str:
     return body.get("event_id") or f"{kind}:{event['channel']}:{event['ts']}"
 
 
+def journal_questions(body: dict, next) -> None:  # noqa: A002 - Bolt's name for the next middleware
+    """Bolt middleware: write each question to the journal before any listener runs, hence before the ack
+    (Bolt acks events by itself as soon as their listener starts). See bot.journal."""
+    event = body.get("event") if body.get("type") == "event_callback" else None
+    if isinstance(event, dict) and event.get("type") in ("app_mention", "message") and event.get("user") \
+            and not _from_a_bot(event) and event.get("channel") and event.get("ts"):
+        kind = "mention" if event["type"] == "app_mention" else "message"
+        journal().write(_event_id(body, event, kind), body)
+    elif body.get("command") == "/ask" and body.get("user_id") and question_text(body.get("text", "")):
+        journal().write(_command_id(body), body)
+    next()
+
+
 def on_mention(ack: Ack, body: dict, event: dict, client: WebClient, later: Later) -> None:
-    if not _from_a_bot(event):
-        journal().write(_event_id(body, event, "mention"), body)  # before the ack: nothing acked is lost
     ack()
     if not _from_a_bot(event):
         later(take_mention, client, body, event)
@@ -115,14 +126,12 @@ def take_mention(client: WebClient, body: dict, event: dict) -> None:
 
 
 def on_message(ack: Ack, body: dict, event: dict, client: WebClient, context, later: Later) -> None:
+    ack()
     if _from_a_bot(event) or not event.get("user"):
-        ack()
         return
     if event.get("channel_type") != "im" and context.bot_user_id and f"<@{context.bot_user_id}>" in event.get("text", ""):
-        ack()
+        journal().done(_event_id(body, event, "message"))
         return  # the app_mention listener takes it
-    journal().write(_event_id(body, event, "message"), body)  # before the ack: nothing acked is lost
-    ack()
     later(take_message, client, body, event)
 
 
@@ -154,7 +163,6 @@ def on_ask_command(ack: Ack, body: dict, respond) -> None:
         ack(text=blocks.EMPTY_QUESTION_TEXT)
         return
     user_id = body["user_id"]
-    journal().write(_command_id(body), body)  # before the ack: nothing acked is lost
     ack(text=blocks.PLACEHOLDER_TEXT)
     if rate_limited(user_id):
         journal().done(_command_id(body))
@@ -194,6 +202,7 @@ def take_journaled(client: WebClient, body: dict) -> None:
 
 def register(app: App) -> None:
     """Attach the question listeners (they find `later` in the context: see bot.app.build_app)."""
+    app.use(journal_questions)
     app.event("app_mention")(on_mention)
     app.event("message")(on_message)
     app.command("/ask")(on_ask_command)
