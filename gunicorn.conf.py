@@ -17,6 +17,12 @@ accesslog = os.environ.get("VERITY_WEB_ACCESS_LOG") or None
 
 
 def post_worker_init(worker):
+    import torch
+
     from webapp.warmup import warm
+
+    # Each worker's torch would otherwise start one thread per core: N workers x N threads on N cores
+    # spend their time switching, not computing, exactly when many questions arrive together.
+    torch.set_num_threads(max(1, multiprocessing.cpu_count() // workers))
 
     worker.log.info("warm-up: %s", "; ".join(warm()))

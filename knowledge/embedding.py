@@ -5,6 +5,7 @@ from __future__ import annotations
 import functools
 import os
 import threading
+from collections import OrderedDict
 from typing import Literal, Protocol
 
 import numpy as np
@@ -65,3 +66,50 @@ def get_embedder() -> Embedder:
 
         return build_embedder("cohere", settings.PROVIDERS["cohere"])
     return LocalMiniLM(batch_size=settings.VERITY_EMBED_BATCH)
+
+
+class VectorCache:
+    """Vectors of texts already embedded, least recently used dropped first.
+
+    The answer writer embeds the candidate sentences of the passages it retrieved; the same passages
+    come back for many questions, so their sentences are embedded once per process, not per question.
+    """
+
+    def __init__(self, embed, maxsize: int = 20_000) -> None:
+        self._embed, self.maxsize = embed, maxsize
+        self._vectors: OrderedDict[tuple[str, str], np.ndarray] = OrderedDict()
+        self._lock = threading.Lock()
+
+    def __call__(self, texts: list[str], *, kind: Literal["document", "query"] = "document") -> np.ndarray:
+        """Same result as the embedder's `embed`; only texts not seen before are embedded."""
+        with self._lock:
+            known = {text: self._vectors.get((kind, text)) for text in texts}
+            for text in texts:
+                if known[text] is not None:
+                    self._vectors.move_to_end((kind, text))
+        missing = list(dict.fromkeys(text for text, vector in known.items() if vector is None))
+        if missing:
+            for text, vector in zip(missing, self._embed(missing, kind=kind)):
+                known[text] = vector
+            with self._lock:
+                for text in missing:
+                    self._vectors[(kind, text)] = known[text]
+                while len(self._vectors) > self.maxsize:
+                    self._vectors.popitem(last=False)
+        if not texts:
+            return np.zeros((0, 0), dtype=np.float32)
+        return np.stack([known[text] for text in texts]).astype(np.float32, copy=False)
+
+
+_CACHES: dict[int, tuple[Embedder, VectorCache]] = {}
+_CACHES_LOCK = threading.Lock()
+
+
+def cached_embed(embedder: Embedder) -> VectorCache:
+    """This embedder's `embed`, with a per-process vector cache."""
+    with _CACHES_LOCK:
+        owner, cache = _CACHES.get(id(embedder), (None, None))
+        if owner is not embedder:
+            cache = VectorCache(embedder.embed)
+            _CACHES[id(embedder)] = (embedder, cache)
+        return cache

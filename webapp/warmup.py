@@ -33,5 +33,9 @@ def warm() -> list[str]:
 
     redact("warm-up: jane.doe@example.com")
     done.append("redaction engine loaded")
+    from knowledge.embedding import get_embedder
+
+    get_embedder().embed(["warm-up"], kind="query")  # loading the model costs seconds: not on a request
+    done.append("embedder loaded")
     connections.close_all()
     return done

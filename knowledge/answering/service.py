@@ -16,6 +16,7 @@ from knowledge.answering import extractive, store
 from knowledge.answering.passages import SourcePassage, build_passages
 from knowledge.answering.providers import AnsweringProviders, default_providers
 from knowledge.answering.result import AnswerResult, Citation
+from knowledge.embedding import cached_embed
 from knowledge.lexicon import term_stats
 from knowledge.models import Answer, Collection, GlossaryTerm
 from knowledge.query import analyze
@@ -153,7 +154,7 @@ def gather(query, vector, collection_ids: list[int], providers: AnsweringProvide
     started = timer.stage("rerank", started)
     passages = build_passages(hits[:8], limit=5)
     scored = extractive.score_candidates(candidates.lexemes, passages, stats, query.asks_for, query.identifiers,
-                                         embed=providers.embedder.embed, query_vector=vector)
+                                         embed=cached_embed(providers.embedder), query_vector=vector)
     draft, chosen = extractive.compose(scored, query.asks_for)
     best_unit = max((c.score for c in scored), default=0.0)
     evidence = evidence_mod.assess(query, candidates.lexemes, passages, stats, chosen, best_unit)

@@ -52,7 +52,8 @@ def test_bench_fifty_concurrent_asks(corpus_db, tmp_path):
             started = time.perf_counter()
             status, _, content = http("POST", f"{base}/api/ask", body, headers, timeout=300)
             elapsed = (time.perf_counter() - started) * 1000
-            return status, elapsed, (json.loads(content).get("timings_ms", {}) if status == 200 else {})
+            data = json.loads(content) if status == 200 else {}
+            return status, elapsed, {**data.get("timings_ms", {}), "_cache": data.get("cache", "")}
 
         with ThreadPoolExecutor(CONCURRENT) as pool:
             results = list(pool.map(ask, range(CONCURRENT)))
@@ -63,14 +64,18 @@ def test_bench_fifty_concurrent_asks(corpus_db, tmp_path):
     latencies = [ms for _, ms, _ in results]
     errors = sum(1 for status, _, _ in results if status != 200)
     served = [t.get("total", 0.0) for _, _, t in results if t]
+    reused = sum(1 for _, _, t in results if t.get("_cache") not in ("", "miss"))
     print(f"\n[api-load] {CONCURRENT} concurrent asks, {os.cpu_count()} cores, workers={os.cpu_count() + 1}: "
           f"p50 {statistics.median(latencies):.0f} ms  p95 {_pct(latencies, 0.95):.0f} ms  "
-          f"p99 {_pct(latencies, 0.99):.0f} ms  errors {errors}")
+          f"p99 {_pct(latencies, 0.99):.0f} ms  errors {errors}; {len(set(questions))} distinct questions, "
+          f"{reused} answers reused from the answer cache")
     print(f"[api-load] answering itself (server timings total): p50 {statistics.median(served):.0f} ms  "
           f"p99 {_pct(served, 0.99):.0f} ms; the rest is waiting for a worker")
     stages: dict[str, list[float]] = {}
     for _, _, timings in results:
         for stage, ms in timings.items():
+            if stage.startswith("_"):
+                continue
             stages.setdefault(stage, []).append(ms)
     for stage, values in sorted(stages.items(), key=lambda kv: -statistics.median(kv[1])):
         print(f"[api-load]   {stage:<20} p50 {statistics.median(values):7.1f} ms  p99 {_pct(values, 0.99):7.1f} ms")
