@@ -60,6 +60,9 @@ class _Section:
         return sum(u.tokens for u in self.units)
 
 
+_MAX_CHARS_PER_TOKEN = 8  # English prose runs at 4-5 characters a token, code and identifiers fewer
+
+
 class _Counter:
     """Wraps count_tokens: content-only estimates (special tokens removed) plus batching."""
 
@@ -72,7 +75,9 @@ class _Counter:
         if not texts:
             return []
         totals = self._batch(texts) if self._batch else [self.count(t) for t in texts]
-        return [max(0, n - self.base) for n in totals]
+        # WordPiece reads any word over 100 characters as one [UNK]: a 1 MB line without spaces would
+        # count as one token and become one 1 MB chunk. Text never has fewer tokens than this floor.
+        return [max(0, n - self.base, len(t) // _MAX_CHARS_PER_TOKEN) for n, t in zip(totals, texts)]
 
 
 def _text_units(text: str) -> list[_Unit]:

@@ -209,3 +209,17 @@ def test_ask_refuses_an_empty_or_enormous_question(question, message):
 
     with pytest.raises(CommandError, match=message):
         call_command("ask", question)
+
+
+def test_a_line_without_spaces_becomes_bounded_chunks(settings):
+    import random
+    import string
+
+    rng = random.Random(7)
+    blob = "".join(rng.choice(string.ascii_letters) for _ in range(300_000)).encode()
+    document, _ = register_upload(make_collection(), "blob.md", b"# Dump\n\n" + blob + b"\n")
+    ingest_document(document.pk)
+    document.refresh_from_db()
+    assert document.status == Document.Status.READY, document.error
+    longest = max(len(text) for text in document.chunks.values_list("text", flat=True))
+    assert document.chunk_count > 50 and longest <= 8 * settings.VERITY_CHUNK_MAX_TOKENS
