@@ -43,8 +43,8 @@ def build_app(*, token: str, signing_secret: str, client: WebClient | None = Non
     listeners.register(app)
     actions.register(app)
     if not process_before_response:  # a long-lived server: record what a past outage or crash left behind
-        journal.Replayer(lambda body: listeners.take_journaled(app.client, body),
-                         settings.VERITY_SLACK_JOURNAL_REPLAY_S).start()
+        journal.start_replayer(lambda body: listeners.take_journaled(app.client, body),
+                               settings.VERITY_SLACK_JOURNAL_REPLAY_S)
     return app
 
 

@@ -118,3 +118,15 @@ class Replayer:
                 replay(self.take, older_than_s=self.interval_s)
             finally:
                 close_old_connections()
+
+
+_replayer: Replayer | None = None
+_replayer_lock = threading.Lock()
+
+
+def start_replayer(take: Callable[[dict], None], interval_s: float) -> None:
+    """Start the process's one Replayer (later calls, e.g. an App rebuilt after a settings change, keep it)."""
+    global _replayer
+    with _replayer_lock:
+        if _replayer is None:
+            _replayer = Replayer(take, interval_s).start()
