@@ -18,7 +18,7 @@ from slack_sdk.errors import SlackApiError
 
 from bot import blocks
 from bot.models import ChannelSetting, SlackQuestion
-from webapp import jobs
+import jobqueue as jobs
 
 log = logging.getLogger(__name__)
 

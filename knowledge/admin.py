@@ -67,7 +67,7 @@ class DocumentAdmin(admin.ModelAdmin):
 
     @admin.action(description="Re-ingest selected documents")
     def reingest(self, request, queryset):
-        from webapp.jobs import enqueue
+        from jobqueue import enqueue
 
         count = 0
         for document in queryset.exclude(content=b""):

@@ -74,6 +74,7 @@ _UNIT_FOLD = {"percent": "%", "s": "s", "sec": "s", "secs": "s", "second": "s", 
               "mins": "min", "minute": "min", "minutes": "min", "h": "h", "hr": "h", "hrs": "h", "hour": "h",
               "hours": "h", "day": "d", "days": "d", "week": "w", "weeks": "w", "month": "mo", "months": "mo",
               "year": "y", "years": "y", "yr": "y"}
+_NUMERIC_KINDS = frozenset({"version", "quantity"})
 _NUMBER_WORDS = {w: str(i) for i, w in enumerate(
     "zero one two three four five six seven eight nine ten eleven twelve".split())}
 
@@ -142,6 +143,8 @@ def _entities(text: str, patterns: Iterable[tuple[str, re.Pattern]]) -> set[tupl
             kind = {"option": "option", "acronym": "acronym"}.get(ident.kind, "code")
             found.add((kind, ident.text.lower().removesuffix("()")))
     for kind, rx in patterns:
+        if kind in _NUMERIC_KINDS:
+            continue  # numbers and versions are read (and normalised: "30 seconds" = "30 s") below
         for m in rx.finditer(text):
             found.add((kind, m.group(0).lower().removesuffix("()")))
     found.update(_numbers(text))
