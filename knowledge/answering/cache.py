@@ -92,8 +92,10 @@ def lookup(asked: AskedQuestion, allowed_collection_ids: list[int]) -> CacheHit 
     hit = _best(similar, asked.grounding, "similar")
     if hit:
         return hit
-    if not asked.grounding.entities:
-        return None  # the graph level joins on entities; a question naming none has nothing to join on
+    if not (asked.grounding.entities and asked.grounding.topics):
+        # The graph level joins on entities within a topic: "--force" alone joins git push and mkdocs
+        # gh-deploy (fixtures/eval/reuse/dev.jsonl), so a question with no entity or no topic stops here.
+        return None
     graph = list(_origins(allowed_collection_ids, servable.filter(status=Answer.Status.VERIFIED))
                  .filter(entity_key=asked.entity_key, embedding__isnull=False)
                  .annotate(distance=CosineDistance("embedding", asked.vector)).order_by("distance")[:CANDIDATES])
