@@ -36,87 +36,105 @@ class CacheHit:
 
     answer: Answer
     level: str  # "exact", "similar" or "graph"
-    question: Question
+    question_id: int
     similarity: float
     score: float
 
+    @property
+    def question(self) -> Question:
+        return Question.objects.defer("embedding").get(pk=self.question_id)
 
-def weight(answer: Answer) -> float:
-    """Review weight of an answer in the ranking."""
-    base = VERIFIED_WEIGHT if answer.status == Answer.Status.VERIFIED else 1.0
-    return base * (FLAG_PENDING_WEIGHT if answer.flag_pending else 1.0)
+
+@dataclass
+class _Candidate:
+    """A stored origin question and its answer's review state: only what choosing needs (no model rows)."""
+
+    question_id: int
+    grounding: dict
+    answer_id: int
+    status: str
+    confidence: float
+    flag_pending: bool
+    normalized_hash: str = ""
+    similarity: float = 1.0
+
+    @property
+    def score(self) -> float:
+        base = VERIFIED_WEIGHT if self.status == Answer.Status.VERIFIED else 1.0
+        return self.similarity * base * (FLAG_PENDING_WEIGHT if self.flag_pending else 1.0)
+
+
+_FIELDS = ("pk", "grounding", "answer_id", "answer__status", "answer__confidence", "answer__flag_pending",
+           "normalized_hash")
 
 
 def _origins(allowed_collection_ids: list[int], answers: QuerySet) -> QuerySet:
-    return (Question.objects.origins()
-            .filter(answer__in=answers.filter(collection_ids__contained_by=list(allowed_collection_ids)))
-            .select_related("answer", "answer__reviewed_by"))
+    return (Question.objects.origins().order_by()
+            .filter(answer__in=answers.filter(collection_ids__contained_by=list(allowed_collection_ids))))
 
 
-def _nearest(vector, min_similarity: float, allowed_collection_ids: list[int], answers: QuerySet,
-             **filters) -> list[Question]:
-    """Origin questions nearest to the vector (HNSW), then narrowed to servable answers the asker may read.
-
-    The nearest-neighbour query carries no join: a join or a filter on answers makes PostgreSQL leave the
-    HNSW index for a sequential scan and sort (9 ms at 20k stored questions, growing with the table).
-    """
-    nearest = list(Question.objects.origins().filter(embedding__isnull=False, **filters)
-                   .annotate(distance=CosineDistance("embedding", vector)).order_by("distance")
-                   .values_list("pk", "distance")[:CANDIDATES])
-    distances = {pk: d for pk, d in nearest if d <= 1 - min_similarity}
-    if not distances:
-        return []
-    rows = list(_origins(allowed_collection_ids, answers).filter(pk__in=list(distances)))
-    for row in rows:
-        row.distance = distances[row.pk]
+def _candidates(queryset: QuerySet, with_distance: bool = False) -> list[_Candidate]:
+    fields = _FIELDS + ("distance",) if with_distance else _FIELDS
+    rows = []
+    for row in queryset.values_list(*fields)[:CANDIDATES]:
+        candidate = _Candidate(*row[:len(_FIELDS)])
+        candidate.similarity = 1.0 - float(row[-1]) if with_distance else 1.0
+        rows.append(candidate)
     return rows
 
 
-def _reusable(answer: Answer, similarity: float) -> bool:
-    if answer.status == Answer.Status.VERIFIED:
+def _nearest(vector, min_similarity: float, allowed_collection_ids: list[int], answers: QuerySet,
+             **filters) -> list[_Candidate]:
+    """Origin questions nearest to the vector (HNSW), then narrowed to servable answers the asker may read.
+
+    The nearest-neighbour subquery carries no join: a join or a filter on answers makes PostgreSQL leave
+    the HNSW index for a sequential scan and sort (9 ms at 20k stored questions, growing with the table).
+    """
+    nearest = (Question.objects.origins().filter(embedding__isnull=False, **filters).order_by()
+               .order_by(CosineDistance("embedding", vector)).values("pk")[:CANDIDATES])
+    queryset = (_origins(allowed_collection_ids, answers).filter(pk__in=nearest)
+                .annotate(distance=CosineDistance("embedding", vector)).filter(distance__lte=1 - min_similarity))
+    return _candidates(queryset, with_distance=True)
+
+
+def _reusable(candidate: _Candidate) -> bool:
+    if candidate.status == Answer.Status.VERIFIED:
         return True
-    return (answer.status == Answer.Status.AUTO and answer.confidence >= UNVERIFIED_MIN_CONFIDENCE
-            and similarity >= SIMILAR_MIN_UNVERIFIED)
+    return (candidate.status == Answer.Status.AUTO and candidate.confidence >= UNVERIFIED_MIN_CONFIDENCE
+            and candidate.similarity >= SIMILAR_MIN_UNVERIFIED)
 
 
-def _best(rows: list[Question], asked: Grounding, level: str, *, verified_only: bool = False,
-          same_topics: bool = False) -> CacheHit | None:
-    hits = []
-    for row in rows:
-        similarity = 1.0 - float(getattr(row, "distance", 0.0) or 0.0)
-        answer = row.answer
-        if verified_only and answer.status != Answer.Status.VERIFIED:
-            continue
-        if not _reusable(answer, similarity if level != "exact" else 1.0):
-            continue
-        stored = Grounding.from_dict(row.grounding or {})
+def _best(candidates: list[_Candidate], asked: Grounding, level: str, *, same_topics: bool = False) -> CacheHit | None:
+    """The highest-ranked candidate whose stored question is grounded like the asked one, loaded."""
+    ranked = sorted((c for c in candidates if _reusable(c)), key=lambda c: (c.score, c.answer_id), reverse=True)
+    for candidate in ranked:  # grounding is the costly check: stop at the first candidate that passes
+        stored = Grounding.from_dict(candidate.grounding or {})
         if same_topics and stored.topics != asked.topics:
             continue
-        if level != "exact" and not compatible(stored, asked)[0]:
-            continue
-        hits.append(CacheHit(answer, level, row, similarity, similarity * weight(answer)))
-    return max(hits, key=lambda h: (h.score, h.answer.pk), default=None)
+        if level == "exact" or compatible(stored, asked)[0]:
+            answer = Answer.objects.select_related("reviewed_by").get(pk=candidate.answer_id)
+            return CacheHit(answer, level, candidate.question_id, candidate.similarity, candidate.score)
+    return None
 
 
 def lookup(asked: AskedQuestion, allowed_collection_ids: list[int]) -> CacheHit | None:
     """The best reusable answer for this question, or None (a miss)."""
     servable = Answer.objects.servable()
-    exact = list(_origins(allowed_collection_ids, servable).filter(normalized_hash=asked.hash)[:CANDIDATES])
+    exact = _candidates(_origins(allowed_collection_ids, servable).filter(normalized_hash=asked.hash))
     hit = _best(exact, asked.grounding, "exact")
     if hit:
         return hit
-    similar = _nearest(asked.vector, SIMILAR_MIN, allowed_collection_ids, servable)
-    hit = _best(similar, asked.grounding, "similar")
+    hit = _best(_nearest(asked.vector, SIMILAR_MIN, allowed_collection_ids, servable), asked.grounding, "similar")
     if hit:
         return hit
     if not (asked.grounding.entities and asked.grounding.topics):
         # The graph level joins on entities within a topic: "--force" alone joins git push and mkdocs
         # gh-deploy (fixtures/eval/reuse/dev.jsonl), so a question with no entity or no topic stops here.
         return None
-    graph = list(_origins(allowed_collection_ids, servable.filter(status=Answer.Status.VERIFIED))
-                 .filter(entity_key=asked.entity_key, embedding__isnull=False)
-                 .annotate(distance=CosineDistance("embedding", asked.vector)).order_by("-answer__pk")[:CANDIDATES])
-    return _best(graph, asked.grounding, "graph", verified_only=True, same_topics=True)
+    verified = servable.filter(status=Answer.Status.VERIFIED)
+    graph = (_origins(allowed_collection_ids, verified).filter(entity_key=asked.entity_key, embedding__isnull=False)
+             .annotate(distance=CosineDistance("embedding", asked.vector)).order_by("distance"))
+    return _best(_candidates(graph, with_distance=True), asked.grounding, "graph", same_topics=True)
 
 
 def flagged_predecessor(asked: AskedQuestion, allowed_collection_ids: list[int]) -> Answer | None:
@@ -126,7 +144,8 @@ def flagged_predecessor(asked: AskedQuestion, allowed_collection_ids: list[int])
                 .order_by("-answer__reviewed_at")[:1])
     if rows:
         return rows[0].answer
-    for row in sorted(_nearest(asked.vector, SIMILAR_MIN, allowed_collection_ids, flagged), key=lambda r: r.distance):
-        if compatible(Grounding.from_dict(row.grounding or {}), asked.grounding)[0]:
-            return row.answer
+    for candidate in sorted(_nearest(asked.vector, SIMILAR_MIN, allowed_collection_ids, flagged),
+                            key=lambda c: c.similarity, reverse=True):
+        if compatible(Grounding.from_dict(candidate.grounding or {}), asked.grounding)[0]:
+            return Answer.objects.get(pk=candidate.answer_id)
     return None
