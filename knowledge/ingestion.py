@@ -16,7 +16,7 @@ from jobqueue import enqueue
 from knowledge.chunking import ChunkDraft, chunk_document, minilm_token_counter
 from knowledge.embedding import get_embedder
 from textcore.identifiers import code_terms
-from knowledge.models import Answer, Chunk, Collection, Document, DocumentVersion
+from knowledge.models import Answer, Chunk, Collection, Document, DocumentVersion, KnowledgeGap
 from knowledge.parsing import SUPPORTED_EXTENSIONS, mime_type_for, parse_file
 from knowledge.parsing.base import IngestionError
 
@@ -204,7 +204,8 @@ def _store(item: _Prepared) -> IngestResult:
         current.chunk_count = len(drafts)
         current.indexed_at = timezone.now()
         current.save()
-        enqueue("resolve_gaps", current.pk)
+        if KnowledgeGap.objects.filter(resolved=False).exists():
+            enqueue("resolve_gaps", current.pk)
     item.timings["store"] = (time.perf_counter() - started) * 1000
     return IngestResult(document.pk, Document.Status.READY, chunks=len(drafts),
                         embedded=len(drafts) - item.reused, reused=item.reused, timings_ms=item.timings)
