@@ -55,15 +55,25 @@ def enqueue(name: str, *args, backend: str | None = None) -> None:
     transaction.on_commit(lambda: _send(name, args, backend))
 
 
+# backend name -> send(job name, args, queue, expires_s); the Celery sender is registered by the
+# composition root (webapp.composition), which knows the Celery app.
+_SENDERS: dict[str, Callable[[str, list, str, int], None]] = {}
+
+
+def register_sender(backend: str, send: Callable[[str, list, str, int], None]) -> None:
+    """Make `backend` available to `enqueue` (called once at start-up)."""
+    _SENDERS[backend] = send
+
+
 def _send(name: str, args: tuple, backend: str) -> None:
     path, queue = JOBS[name]
     if backend == "sync":
         run_job(name, *args)
-    elif backend == "celery":
-        from webapp.celery_tasks import run_job as celery_run_job
-
-        celery_run_job.apply_async(args=(name, list(args)), queue=queue, expires=EXPIRES_S[queue])
-    else:
-        from django_q.tasks import async_task
+    elif backend in _SENDERS:
+        _SENDERS[backend](name, list(args), queue, EXPIRES_S[queue])
+    elif backend == "django_q":
+        from django_q.tasks import async_task  # the library registers its models only once Django is set up
 
         async_task("jobqueue.run_job", name, *args, group=queue, q_options={"task_name": f"{name}{list(args)}"})
+    else:
+        raise ValueError(f"no sender registered for task backend {backend!r}")

@@ -278,7 +278,8 @@ def compatible(stored: Grounding, asked: Grounding) -> tuple[bool, str]:
     for name in {p.split(":")[0] for p in stored.polarity} & {p.split(":")[0] for p in asked.polarity}:
         # A class named in only one question is wording ("run the worker" / "the worker"); a class named in
         # both must point the same way ("enable" / "disable").
-        sides = ({p for p in stored.polarity if p.startswith(name + ":")}, {p for p in asked.polarity if p.startswith(name + ":")})
+        sides = ({p for p in stored.polarity if p.startswith(name + ":")},
+                 {p for p in asked.polarity if p.startswith(name + ":")})
         if sides[0] != sides[1]:
             return False, f"polarity differs ({sorted(sides[0])} vs {sorted(sides[1])})"
     if stored.negated != asked.negated:

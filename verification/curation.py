@@ -52,7 +52,8 @@ def served_answer(answer: Answer, user=None) -> ServedAnswer:
     if answer.flag_pending:
         warning = USER_FLAG_WARNING
     elif answer.flag_reason and answer.status == Answer.Status.NEEDS_REVIEW:
-        warning = f"An earlier answer to this question was flagged ({answer.flag_reason}). This one waits for a reviewer."
+        warning = (f"An earlier answer to this question was flagged ({answer.flag_reason}). "
+                   "This one waits for a reviewer.")
     elif answer.stale:
         warning = "A cited document changed since this answer was written; it is being re-checked."
     return ServedAnswer(answer.pk, answer.text, answer.status, answer.badge(), warning, list(answer.citations or []),
@@ -64,7 +65,8 @@ def _require_reviewer(user) -> None:
         raise PermissionDenied("Only reviewers can do this: staff, or members of the 'reviewers' group.")
 
 
-def give_feedback(answer: Answer, kind: str, *, user=None, external_user: str = "", reason: str = "") -> Feedback | None:
+def give_feedback(answer: Answer, kind: str, *, user=None, external_user: str = "",
+                  reason: str = "") -> Feedback | None:
     """An asker's reaction. A reviewer's flag is a verdict (never reused again); anyone else's flag puts the
     answer in the queue and it keeps its badge until a reviewer decides."""
     if kind == Feedback.Kind.FLAG and can_review(user):

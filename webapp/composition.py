@@ -8,10 +8,12 @@ from __future__ import annotations
 
 from django.conf import settings
 
+import jobqueue
 from knowledge.answering import providers as answering_providers
 from knowledge.answering.providers import AnsweringProviders, base_providers, service
 from verification.judge import LLMClaimJudge
 from verification.pipeline import verify_and_correct
+from webapp.celery_tasks import run_job as celery_run_job
 
 
 def default_providers() -> AnsweringProviders:
@@ -33,6 +35,12 @@ def claim_judge(completer=None):
                          timeout_s=float(config.get("timeout_s") or 30))
 
 
+def send_to_celery(name: str, args: list, queue: str, expires_s: int) -> None:
+    """The Celery sender for the job seam: one generic task runs the named job."""
+    celery_run_job.apply_async(args=(name, args), queue=queue, expires=expires_s)
+
+
 def install() -> None:
-    """Make `knowledge.answering.providers.default_providers()` build these providers."""
+    """Wire the seams: answering providers with the checker, and the Celery job sender."""
     answering_providers.install(default_providers)
+    jobqueue.register_sender("celery", send_to_celery)

@@ -223,7 +223,8 @@ def _carry_flag(result: AnswerResult, asked: graph.AskedQuestion, collection_ids
     flagged = answer_cache.flagged_predecessor(asked, collection_ids)
     if flagged is None:
         return
-    result.flag_reason = flagged.review_note.strip().splitlines()[-1] if flagged.review_note.strip() else "no reason given"
+    note = flagged.review_note.strip()
+    result.flag_reason = note.splitlines()[-1] if note else "no reason given"
     result.status = Answer.Status.NEEDS_REVIEW
     result.warning = FLAG_CARRIED_TEXT.format(reason=result.flag_reason)
 
