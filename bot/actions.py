@@ -14,17 +14,17 @@ from bot import blocks
 from bot.answers import owner_emails, result_for
 from bot.models import SlackQuestion
 from bot.people import django_user_for, is_reviewer, slack_ids_for
-from knowledge.feedback import record_feedback
+import jobqueue as jobs
 from knowledge.models import Answer
-from verification.review import flag, verify
-from webapp import jobs
+from verification import curation
 
 log = logging.getLogger(__name__)
 
 SHORTCUT_VERIFY = "verity_verify_answer"
 SHORTCUT_FLAG = "verity_flag_answer"
-THANKS = {"helpful": "Thanks! Glad it helped.", "flag": "Flagged. A reviewer will check this answer and it won't be "
-          "reused until then."}
+THANKS = {"helpful": "Thanks! Glad it helped.", "flag": "Flagged. A reviewer will check this answer; until then it is "
+          "shown with a warning."}
+THANKS_REVIEWER_FLAG = "Flagged 🚩: this answer won't be reused until it is verified."
 
 
 def _ids(body: dict) -> tuple[int | None, int | None]:
@@ -35,16 +35,18 @@ def _whisper(respond, text: str) -> None:
     respond(text=text, response_type="ephemeral", replace_original=False)
 
 
-def on_feedback(ack: Ack, body: dict, respond) -> None:
-    """Helpful / Flag: one click, one record."""
+def on_feedback(ack: Ack, body: dict, respond, client: WebClient) -> None:
+    """Helpful / Flag: one click, one record (a reviewer's flag is a verdict, anyone else's asks for one)."""
     ack()
     answer_id, _ = _ids(body)
     kind = "helpful" if body["actions"][0]["action_id"] == blocks.ACTION_HELPFUL else "flag"
-    if answer_id is None or not Answer.objects.filter(pk=answer_id).exists():
+    answer = Answer.objects.filter(pk=answer_id).first() if answer_id is not None else None
+    if answer is None:
         _whisper(respond, "That answer no longer exists.")
         return
-    record_feedback(answer_id, kind, external_user=body["user"]["id"])
-    _whisper(respond, THANKS[kind])
+    user = django_user_for(client, body["user"]["id"]) if kind == "flag" else None
+    curation.give_feedback(answer, kind, user=user, external_user=body["user"]["id"])
+    _whisper(respond, THANKS_REVIEWER_FLAG if kind == "flag" and is_reviewer(user) else THANKS[kind])
 
 
 def on_unhelpful(ack: Ack, body: dict, client: WebClient) -> None:
@@ -55,15 +57,18 @@ def on_unhelpful(ack: Ack, body: dict, client: WebClient) -> None:
         return
     client.views_open(trigger_id=body["trigger_id"],
                       view=blocks.unhelpful_modal(answer_id, question_id, (body.get("channel") or {}).get("id", "")))
-    record_feedback(answer_id, "unhelpful", external_user=body["user"]["id"])
+    answer = Answer.objects.filter(pk=answer_id).first()
+    if answer is not None:
+        curation.give_feedback(answer, "unhelpful", external_user=body["user"]["id"])
 
 
 def on_unhelpful_submitted(ack: Ack, body: dict, view: dict) -> None:
     ack()
     meta = json.loads(view.get("private_metadata") or "{}")
     reason = (((view.get("state") or {}).get("values") or {}).get("reason") or {}).get("text", {}).get("value") or ""
-    if meta.get("answer_id"):
-        record_feedback(int(meta["answer_id"]), "unhelpful", external_user=body["user"]["id"], reason=reason)
+    answer = Answer.objects.filter(pk=int(meta["answer_id"])).first() if meta.get("answer_id") else None
+    if answer is not None:
+        curation.give_feedback(answer, "unhelpful", external_user=body["user"]["id"], reason=reason)
 
 
 def on_ask_expert(ack: Ack, body: dict, client: WebClient, respond) -> None:
@@ -129,10 +134,10 @@ def on_review_shortcut(ack: Ack, body: dict, client: WebClient, respond) -> None
         _whisper(respond, "That message isn't a Verity answer.")
         return
     if body["callback_id"] == SHORTCUT_VERIFY:
-        verify(answer, reviewer)
+        curation.verify(answer, reviewer)
         done = "Verified ✅: this answer will be reused for similar questions."
     else:
-        flag(answer, reviewer)
+        curation.flag(answer, reviewer)
         done = "Flagged 🚩: this answer won't be reused until it is verified."
     try:
         result = result_for(answer)

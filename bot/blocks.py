@@ -141,7 +141,8 @@ def answer_blocks(result: Any, *, question_id: int | None = None, share: bool = 
     """Blocks for an AnswerResult: badge, text with [n] markers, warning, Sources, confidence, buttons."""
     head: list[dict] = []
     if result.verified:
-        head.append(context_block(f"*{VERIFIED_BADGE}*"))
+        badge = getattr(result, "badge", "")
+        head.append(context_block(f"*✅ {escape(badge)}*" if badge else f"*{VERIFIED_BADGE}*"))
     body = [_section(piece) for piece in split_text(escape(result.answer or ""))]
     if not body:
         body = [_section("_(empty answer)_")]

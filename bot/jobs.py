@@ -17,7 +17,7 @@ from bot.client import slack_client
 from bot.models import ChannelSetting, SlackQuestion
 from bot.people import django_user_for
 from knowledge.answering import AnswerResult, AskOptions, answer_question
-from webapp import jobs
+import jobqueue as jobs
 
 log = logging.getLogger(__name__)
 

@@ -19,7 +19,7 @@ from slack_sdk.errors import SlackApiError
 from bot import blocks
 from bot.journal import journal
 from bot.models import ChannelSetting, SlackQuestion
-from webapp import jobs
+import jobqueue as jobs
 
 log = logging.getLogger(__name__)
 

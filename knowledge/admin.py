@@ -4,8 +4,9 @@ from django.contrib import admin, messages
 from django.template.defaultfilters import filesizeformat, truncatechars
 from django.utils.html import format_html
 
-from knowledge.models import (Chunk, Collection, Document, DocumentVersion, Feedback, GlossaryTerm, KnowledgeGap,
-                              QueryLog)
+from jobqueue import enqueue
+from knowledge.models import (AnswerCitation, Chunk, Collection, Document, DocumentVersion, Entity, EntityPattern,
+                              Feedback, GlossaryTerm, KnowledgeGap, QueryLog, Question, Topic)
 
 
 @admin.register(Collection)
@@ -67,7 +68,7 @@ class DocumentAdmin(admin.ModelAdmin):
 
     @admin.action(description="Re-ingest selected documents")
     def reingest(self, request, queryset):
-        from webapp.jobs import enqueue
+        from jobqueue import enqueue
 
         count = 0
         for document in queryset.exclude(content=b""):
@@ -96,11 +97,13 @@ class GlossaryTermAdmin(admin.ModelAdmin):
 
 @admin.register(KnowledgeGap)
 class KnowledgeGapAdmin(admin.ModelAdmin):
-    list_display = ("example_question", "times_asked", "resolved", "first_asked_at", "last_asked_at")
-    list_filter = ("resolved",)
+    list_display = ("example_question", "topic", "times_asked", "resolved", "resolved_by", "first_asked_at",
+                    "last_asked_at")
+    list_filter = ("resolved", "topic")
     search_fields = ("example_question", "normalized_question")
     readonly_fields = ("normalized_question", "example_question", "searched", "times_asked", "first_asked_at",
-                       "last_asked_at")
+                       "last_asked_at", "resolved_by", "resolved_at", "resolution", "collection_ids")
+    exclude = ("embedding",)
     actions = ["mark_resolved"]
 
     @admin.action(description="Mark selected gaps resolved")
@@ -152,3 +155,66 @@ class QueryLogAdmin(admin.ModelAdmin):
         timings = obj.timings_ms if isinstance(obj.timings_ms, dict) else {}
         total = timings.get("total")
         return f"{total:.0f}" if isinstance(total, (int, float)) else "—"
+
+
+@admin.register(Topic)
+class TopicAdmin(admin.ModelAdmin):
+    """Topics and their keywords: a question belongs to the topics whose keywords it uses."""
+
+    list_display = ("name", "slug", "keywords")
+    search_fields = ("name", "keywords")
+    prepopulated_fields = {"slug": ("name",)}
+
+
+@admin.register(EntityPattern)
+class EntityPatternAdmin(admin.ModelAdmin):
+    """Regular expressions that find entities in questions (answers are reused only when entities match)."""
+
+    list_display = ("kind", "pattern", "description", "enabled")
+    list_filter = ("kind", "enabled")
+    list_editable = ("enabled",)
+
+
+@admin.register(Entity)
+class EntityAdmin(admin.ModelAdmin):
+    list_display = ("kind", "value", "question_count")
+    list_filter = ("kind",)
+    search_fields = ("value",)
+
+    @admin.display(description="questions")
+    def question_count(self, obj: Entity) -> int:
+        return obj.questions.count()
+
+
+class CitationInline(admin.TabularInline):
+    model = AnswerCitation
+    extra = 0
+    can_delete = False
+    readonly_fields = ("n", "chunk", "document", "version", "source")
+
+    def has_add_permission(self, request, obj=None) -> bool:
+        return False
+
+
+@admin.register(Question)
+class QuestionAdmin(admin.ModelAdmin):
+    """Asked questions (redacted) with their topics, entities, the answer they got and the cache level."""
+
+    list_display = ("text", "channel", "cache", "is_origin", "answer", "created_at")
+    list_filter = ("channel", "cache", "is_origin", "topics")
+    search_fields = ("text",)
+    readonly_fields = ("text", "normalized", "normalized_hash", "grounding", "entity_key", "asker", "external_user",
+                       "channel", "thread", "answer", "is_origin", "cache", "created_at", "topic_list", "entity_list")
+    exclude = ("embedding", "topics", "entities")
+    list_select_related = ("answer",)
+
+    def has_add_permission(self, request) -> bool:
+        return False
+
+    @admin.display(description="topics")
+    def topic_list(self, obj: Question) -> str:
+        return ", ".join(t.name for t in obj.topics.all()) or "—"
+
+    @admin.display(description="entities")
+    def entity_list(self, obj: Question) -> str:
+        return ", ".join(str(e) for e in obj.entities.all()) or "—"

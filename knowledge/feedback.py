@@ -1,4 +1,8 @@
-"""Askers' feedback on answers: helpful / not helpful / flag. Unhelpful and flagged answers go to review."""
+"""Askers' feedback on answers: helpful / not helpful / flag. Unhelpful and flagged answers go to review.
+
+An asker's flag does not remove the answer: it stays served with its badge (and a warning) until a
+reviewer decides; a reviewer's flag goes through `verification.curation` instead.
+"""
 
 from __future__ import annotations
 
@@ -12,8 +16,8 @@ from knowledge.redaction import redact
 def record_feedback(answer_id: int, kind: str, *, user=None, external_user: str = "", reason: str = "") -> Feedback | None:
     """Store one reaction (once per Slack user and kind) and update the answer's counters and status.
 
-    A flag stops the answer from being served again until a reviewer verifies it; a thumbs-down
-    puts it in the review queue.
+    A flag puts the answer in the review queue (pending flag, weighed down in reuse) until a reviewer
+    decides; a thumbs-down puts it in the review queue.
     """
     if kind not in Feedback.Kind.values:
         raise ValueError(f"unknown feedback kind {kind!r}")
@@ -37,5 +41,5 @@ def record_feedback(answer_id: int, kind: str, *, user=None, external_user: str 
         answers.update(unhelpful_count=F("unhelpful_count") + 1)
         answers.filter(status=Answer.Status.AUTO).update(status=Answer.Status.NEEDS_REVIEW)
     else:
-        answers.exclude(status=Answer.Status.FLAGGED).update(status=Answer.Status.FLAGGED)
+        answers.exclude(status=Answer.Status.FLAGGED).update(flag_pending=True)
     return feedback

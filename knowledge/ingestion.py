@@ -16,11 +16,12 @@ from django.db import transaction
 from django.db.models import F
 from django.utils import timezone
 
+from jobqueue import enqueue
 from knowledge.chunking import ChunkDraft, chunk_document, minilm_token_counter
 from knowledge.embedding import get_embedder
 from textcore.identifiers import code_terms
 from textcore.injection import assistant_addressing_lines
-from knowledge.models import Answer, Chunk, Collection, Document, DocumentVersion
+from knowledge.models import Answer, Chunk, Collection, Document, DocumentVersion, KnowledgeGap
 from knowledge.parsing import SUPPORTED_EXTENSIONS, mime_type_for, parse_file
 from knowledge.parsing.base import IngestionError
 
@@ -206,7 +207,8 @@ def _store(item: _Prepared) -> IngestResult:
             # Deleted or replaced while we worked: the newer upload's own job takes over.
             return IngestResult(document.pk, "superseded", skipped=True)
         old_chunks = Chunk.objects.filter(document_id=document.pk)
-        Answer.objects.mark_stale_citing(list(old_chunks.values_list("pk", flat=True)))
+        if old_chunks.exists():  # a new version: answers citing the old one stop being served now
+            _recheck(Answer.objects.mark_stale_citing([document.pk]))
         old_chunks.delete()
         Chunk.objects.bulk_create(
             [_chunk_row(current, draft, vector) for draft, vector in zip(drafts, item.vectors)], batch_size=500
@@ -219,6 +221,8 @@ def _store(item: _Prepared) -> IngestResult:
         current.chunk_count = len(drafts)
         current.indexed_at = timezone.now()
         current.save()
+        if KnowledgeGap.objects.filter(resolved=False).exists():
+            enqueue("resolve_gaps", current.pk)
     item.timings["store"] = (time.perf_counter() - started) * 1000
     return IngestResult(document.pk, Document.Status.READY, chunks=len(drafts),
                         embedded=len(drafts) - item.reused, reused=item.reused, timings_ms=item.timings)
@@ -282,9 +286,14 @@ def _fail(document: Document, reason: str, timings: dict) -> IngestResult:
 def delete_document(document_id: int) -> None:
     """Remove a document, its versions and its chunks; answers citing it stop being served."""
     with transaction.atomic():
-        chunks = Chunk.objects.filter(document_id=document_id)
-        Answer.objects.mark_stale_citing(list(chunks.values_list("pk", flat=True)))
+        _recheck(Answer.objects.mark_stale_citing([document_id]))
         Document.objects.filter(pk=document_id).delete()
+
+
+def _recheck(answer_ids: list[int]) -> None:
+    """Each answer marked stale is re-checked against the documents as they are now (after commit)."""
+    for answer_id in answer_ids:
+        enqueue("reverify_answer", answer_id)
 
 
 def is_supported(filename: str) -> bool:

@@ -163,7 +163,12 @@ def test_feedback_records_and_flags(api):
     assert response.json()["answer_status"] == Answer.Status.NEEDS_REVIEW
     assert answer.feedback.get().reason == "outdated"
     flagged = api.post(f"/api/answers/{answer.pk}/feedback", {"kind": "flag"}, format="json").json()
-    assert flagged["answer_status"] == Answer.Status.FLAGGED
+    # An asker's flag queues the answer for a reviewer; only a reviewer's flag removes it.
+    answer.refresh_from_db()
+    assert flagged["answer_status"] == Answer.Status.NEEDS_REVIEW and answer.flag_pending
+    reviewer = token_client(make_user(is_staff=True))
+    removed = reviewer.post(f"/api/answers/{answer.pk}/feedback", {"kind": "flag"}, format="json").json()
+    assert removed["answer_status"] == Answer.Status.FLAGGED
 
 
 def test_bad_feedback_is_400_and_unknown_answer_404(api):

@@ -16,8 +16,8 @@ from django.http import HttpResponseRedirect
 from django.utils.html import format_html, format_html_join
 from django.utils.safestring import mark_safe
 
-from knowledge.models import Feedback
-from verification import review
+from knowledge.models import Answer, Collection, Feedback, Topic
+from verification import curation, review
 from verification.models import ReviewItem
 
 VERDICT_COLOURS = {"supported": "#1a7f37", "unsupported": "#9a6700", "contradicted": "#cf222e"}
@@ -63,23 +63,73 @@ class ConfidenceFilter(admin.SimpleListFilter):
         return queryset.filter(buckets[self.value()]) if self.value() in buckets else queryset
 
 
+class FeedbackFilter(admin.SimpleListFilter):
+    """Answers by what askers said about them."""
+
+    title = "feedback"
+    parameter_name = "feedback"
+
+    def lookups(self, request, model_admin):
+        return [("flag", "Flagged by a user"), ("unhelpful", "Not helpful"), ("helpful", "Helpful"), ("none", "None")]
+
+    def queryset(self, request, queryset):
+        value = self.value()
+        if value in ("flag", "unhelpful", "helpful"):
+            return queryset.filter(feedback__kind=value).distinct()
+        if value == "none":
+            return queryset.filter(feedback__isnull=True)
+        return queryset
+
+
+class TopicFilter(admin.SimpleListFilter):
+    """Answers whose question belongs to a topic."""
+
+    title = "topic"
+    parameter_name = "topic"
+
+    def lookups(self, request, model_admin):
+        return [(str(t.pk), t.name) for t in Topic.objects.all()]
+
+    def queryset(self, request, queryset):
+        if self.value():
+            return queryset.filter(questions__is_origin=True, questions__topics__pk=self.value()).distinct()
+        return queryset
+
+
+class CollectionFilter(admin.SimpleListFilter):
+    """Answers drawn from a collection."""
+
+    title = "collection"
+    parameter_name = "collection"
+
+    def lookups(self, request, model_admin):
+        return [(str(c.pk), c.name) for c in Collection.objects.all()]
+
+    def queryset(self, request, queryset):
+        if self.value() and self.value().isdigit():
+            return queryset.filter(collection_ids__contains=[int(self.value())])
+        return queryset
+
+
 @admin.register(ReviewItem)
 class ReviewItemAdmin(admin.ModelAdmin):
     list_display = ("question", "status_badge", "confidence_pct", "claims_summary", "feedback_counts", "stale",
                     "reverify_at", "created_at")
-    list_filter = (QueueFilter, "status", "stale", ConfidenceFilter)
+    list_filter = (QueueFilter, "status", "stale", ConfidenceFilter, FeedbackFilter, TopicFilter, CollectionFilter)
     search_fields = ("question_text", "text")
     actions = ["verify_selected", "flag_selected", "recheck_in_30_days"]
     change_form_template = "admin/verification/reviewitem/change_form.html"
     list_per_page = 50
     fieldsets = (
-        (None, {"fields": ("question_text", "status_badge", "confidence_pct", "feedback_counts", "stale")}),
+        (None, {"fields": ("question_text", "status_badge", "confidence_pct", "feedback_counts", "stale", "flag_reason")}),
+        ("What askers said", {"fields": ("feedback_reasons",)}),
         ("Answer (edit, then “Save and verify”)", {"fields": ("text", "review_note", "reverify_at")}),
         ("Cited passages", {"fields": ("cited_passages",)}),
         ("Automatic check", {"fields": ("claims_table", "rounds_table", "reverification")}),
-        ("History", {"fields": ("provider", "model", "reviewed_by", "reviewed_at", "created_at")}),
+        ("History", {"fields": ("provider", "model", "reviewed_by", "reviewed_at", "created_at", "audit_trail")}),
     )
-    readonly_fields = ("question_text", "status_badge", "confidence_pct", "feedback_counts", "stale",
+    readonly_fields = ("question_text", "status_badge", "confidence_pct", "feedback_counts", "stale", "flag_reason",
+                       "feedback_reasons", "audit_trail",
                        "cited_passages", "claims_table", "rounds_table", "reverification", "provider", "model",
                        "reviewed_by", "reviewed_at", "created_at")
 
@@ -97,6 +147,19 @@ class ReviewItemAdmin(admin.ModelAdmin):
 
     def has_add_permission(self, request) -> bool:
         return False  # answers come from questions, not from the admin
+
+    # One reviewer rule everywhere (webapp.roles.can_review), not the admin's per-model permissions.
+    def has_module_permission(self, request) -> bool:
+        return curation.can_review(request.user)
+
+    def has_view_permission(self, request, obj=None) -> bool:
+        return curation.can_review(request.user)
+
+    def has_change_permission(self, request, obj=None) -> bool:
+        return curation.can_review(request.user)
+
+    def has_delete_permission(self, request, obj=None) -> bool:
+        return False
 
     # --- list columns ---------------------------------------------------------------------------
     @admin.display(description="question", ordering="question_text")
@@ -133,6 +196,29 @@ class ReviewItemAdmin(admin.ModelAdmin):
         return f"{helpful} / {unhelpful} / {flags}"
 
     # --- change form panels -------------------------------------------------------------------------
+    @admin.display(description="feedback")
+    def feedback_reasons(self, obj) -> str:
+        rows = list(obj.feedback.select_related("user").order_by("-created_at")[:50])
+        if not rows:
+            return "No feedback."
+        body = format_html_join("", "<tr><td>{}</td><td>{}</td><td>{}</td><td>{}</td></tr>", (
+            (f"{f.created_at:%Y-%m-%d %H:%M}", f.get_kind_display(),
+             (f.user.get_username() if f.user else f.external_user) or "—", f.reason or "—") for f in rows))
+        return _table(("when", "kind", "who", "reason"), body)
+
+    @admin.display(description="audit trail")
+    def audit_trail(self, obj) -> str:
+        events = list(obj.review_events.select_related("actor")[:100])
+        if not events:
+            return "No review history yet."
+        body = format_html_join("", "<tr><td>{}</td><td>{}</td><td>{}</td><td>{} → {}</td><td>{}</td><td>{}</td></tr>", (
+            (f"{e.created_at:%Y-%m-%d %H:%M}", e.who, e.get_action_display(), e.status_before or "—",
+             e.status_after or "—", e.note or "—",
+             format_html('<details><summary>text changed</summary><pre style="white-space:pre-wrap">{}</pre>'
+                         '<pre style="white-space:pre-wrap">{}</pre></details>', e.text_before, e.text_after)
+             if e.text_before else "—") for e in events))
+        return _table(("when", "who", "action", "status", "note", "text before / after"), body)
+
     @admin.display(description="cited passages")
     def cited_passages(self, obj) -> str:
         rows = [c for c in (obj.citations or []) if isinstance(c, dict)]
@@ -200,30 +286,35 @@ class ReviewItemAdmin(admin.ModelAdmin):
     def save_model(self, request, obj, form, change):
         super().save_model(request, obj, form, change)
         if "_verify" in request.POST:
-            review.verify(obj, request.user, edited_text=obj.text, note=obj.review_note, reverify_at=obj.reverify_at,
-                          previous_text=form.initial.get("text") if "text" in form.changed_data else obj.text)
+            curation.verify(obj, request.user, edited_text=obj.text, note=obj.review_note, reverify_at=obj.reverify_at,
+                            previous_text=form.initial.get("text") if "text" in form.changed_data else obj.text)
             findings = review.edit_findings(obj)
             if findings:
                 self.message_user(request, f"The edit has {len(findings)} claim(s) the cited sources do not "
                                            f"support: {'; '.join(findings[:3])}.", messages.WARNING)
         elif "_flag" in request.POST:
-            review.flag(obj, request.user, note=obj.review_note)
+            curation.flag(obj, request.user, note=obj.review_note)
 
     @admin.action(description="Verify selected answers (reused for similar questions)")
     def verify_selected(self, request, queryset):
-        count = sum(1 for answer in queryset if review.verify(answer, request.user))
+        count = sum(1 for answer in queryset if curation.verify(answer, request.user))
         self.message_user(request, f"Verified {count} answer(s).", messages.SUCCESS)
 
     @admin.action(description="Flag selected answers (never reused)")
     def flag_selected(self, request, queryset):
-        count = sum(1 for answer in queryset if review.flag(answer, request.user))
+        count = sum(1 for answer in queryset if curation.flag(answer, request.user))
         self.message_user(request, f"Flagged {count} answer(s).", messages.WARNING)
 
     @admin.action(description=f"Set re-verification date (+{RECHECK_DAYS} days)")
     def recheck_in_30_days(self, request, queryset):
         when = date.today() + timedelta(days=RECHECK_DAYS)
-        count = sum(1 for answer in queryset if review.schedule_reverification(answer, when))
+        count = sum(1 for answer in queryset if curation.schedule(answer, request.user, when))
         self.message_user(request, f"{count} answer(s) will be re-checked on {when:%Y-%m-%d}.", messages.SUCCESS)
+
+
+@admin.register(Answer)
+class AnswerAdmin(ReviewItemAdmin):
+    """Every answer at /admin/knowledge/answer/<id>/ (where Slack's links point), with the review panels."""
 
 
 def _dict(value: Any) -> dict:

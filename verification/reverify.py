@@ -14,8 +14,12 @@ from typing import Any
 from django.db.models import Q, QuerySet
 from django.utils import timezone
 
+from knowledge.answering import AskOptions, find_passages
+from knowledge.answering.providers import default_providers
 from knowledge.models import Answer, Chunk
 from verification.checks import Source, VerificationReport, verify_answer
+from verification.models import ReviewEvent
+from verification.review import record_event
 
 log = logging.getLogger(__name__)
 
@@ -42,8 +46,6 @@ def due_for_reverification(today: date | None = None) -> QuerySet:
 
 def reverify_stale_answers(limit: int = 100, *, providers: Any = None) -> dict[str, int]:
     """Re-check up to `limit` due answers; returns counts of kept, sent to review and failed."""
-    from knowledge.answering.providers import default_providers
-
     counts = {"checked": 0, "kept": 0, "needs_review": 0, "errors": 0}
     answers = list(due_for_reverification()[:limit])
     if not answers:
@@ -64,8 +66,6 @@ def reverify_stale_answers(limit: int = 100, *, providers: Any = None) -> dict[s
 
 def reverify_answer(answer: Answer, providers: Any) -> bool:
     """Re-run retrieval for the question and check the stored text against today's passages; True if kept."""
-    from knowledge.answering import AskOptions, find_passages
-
     options = AskOptions(user=_SystemReader(), collection_ids=list(answer.collection_ids) or None,
                          channel="reverify", use_cache=False, store=False)
     # Retrieval only: re-checking needs today's passages, not a new (possibly paid) generation.
@@ -75,6 +75,26 @@ def reverify_answer(answer: Answer, providers: Any) -> bool:
                            allowed_domains=providers.allowed_domains, judge=providers.judge)
     _record(answer, report, sources)
     return report.faithful
+
+
+def reverify_answer_by_id(answer_id: int, *, providers: Any = None) -> bool | None:
+    """The job run when a cited document changed or was deleted: re-check one stale answer now.
+
+    Still supported: it keeps its status, with today as its new check date. Not supported: back to the
+    review queue with the reason. Safe to run twice (an answer no longer stale is left alone).
+    """
+    answer = Answer.objects.filter(pk=answer_id, stale=True, refused=False).first()
+    if answer is None:
+        return None
+    status_before = answer.status
+    kept = reverify_answer(answer, providers or default_providers())
+    if kept:
+        Answer.objects.filter(pk=answer.pk, status=Answer.Status.VERIFIED).update(checked_at=timezone.now())
+    answer.refresh_from_db()
+    note = answer.review_note.strip().splitlines()[-1] if answer.review_note.strip() else ""
+    record_event(answer, ReviewEvent.Action.REVERIFIED if kept else ReviewEvent.Action.REQUEUED,
+                 actor_label="re-check after a source changed", status_before=status_before, note=note)
+    return kept
 
 
 def current_sources(citations: list[dict], retrieved: list[dict]) -> list[Source]:

@@ -9,8 +9,10 @@ from typing import Any
 from django.db.models import Case, IntegerField, Q, QuerySet, Value, When
 from django.utils import timezone
 
+from knowledge.answering.providers import default_providers
 from knowledge.models import Answer, Chunk
 from verification.checks import Source, verify_answer
+from verification.models import ReviewEvent
 
 
 QUEUE_ORDER = ("priority", "confidence", "-created_at", "-pk")  # pk: a stable order across pages
@@ -20,6 +22,7 @@ def review_priority() -> Case:
     """0 flagged, 1 thumbs-down, 2 needs review, 3 anything else (due re-checks)."""
     return Case(
         When(status=Answer.Status.FLAGGED, then=Value(0)),
+        When(flag_pending=True, then=Value(0)),
         When(unhelpful_count__gt=0, then=Value(1)),
         When(status=Answer.Status.NEEDS_REVIEW, then=Value(2)),
         default=Value(3), output_field=IntegerField(),
@@ -29,8 +32,8 @@ def review_priority() -> Case:
 def in_review_queue() -> Q:
     """The filter that puts an answer in front of reviewers."""
     due = Q(status=Answer.Status.VERIFIED, reverify_at__lte=date.today()) | Q(status=Answer.Status.VERIFIED, stale=True)
-    pending = Q(status__in=[Answer.Status.NEEDS_REVIEW, Answer.Status.FLAGGED]) | Q(unhelpful_count__gt=0,
-                                                                                status=Answer.Status.AUTO)
+    pending = (Q(status__in=[Answer.Status.NEEDS_REVIEW, Answer.Status.FLAGGED])
+               | Q(unhelpful_count__gt=0, status=Answer.Status.AUTO) | Q(flag_pending=True))
     return (pending | due) & ~Q(refused=True, status=Answer.Status.AUTO)
 
 
@@ -50,17 +53,31 @@ def verify(answer: Answer, reviewer, *, edited_text: str | None = None, note: st
     reviewer at once. `previous_text` is the text before the edit when the caller already saved it.
     """
     before = (previous_text if previous_text is not None else answer.text).strip()
+    status_before = answer.status
     answer.review_note = note or answer.review_note
     if edited_text is not None and edited_text.strip() and edited_text.strip() != before:
         answer.text = edited_text.strip()
         _check_edit(answer, providers)
     answer.status = Answer.Status.VERIFIED
     answer.stale = False
+    answer.flag_pending = False
     answer.reviewed_by = reviewer
-    answer.reviewed_at = timezone.now()
+    answer.reviewed_at = answer.checked_at = timezone.now()
     answer.reverify_at = reverify_at
     answer.save()
+    record_event(answer, ReviewEvent.Action.VERIFY, actor=reviewer, status_before=status_before, note=note,
+                 text_before=before if before != answer.text.strip() else "")
     return answer
+
+
+def record_event(answer: Answer, action: str, *, actor=None, actor_label: str = "", status_before: str = "",
+                 note: str = "", text_before: str = "") -> ReviewEvent:
+    """Append one entry to the answer's review history (the text after is stored only when it changed)."""
+    return ReviewEvent.objects.create(
+        answer=answer, action=action, actor=actor if getattr(actor, "pk", None) else None,
+        actor_label=actor_label or ("" if getattr(actor, "pk", None) else "system"),
+        status_before=status_before or answer.status, status_after=answer.status, note=note[:4000],
+        text_before=text_before, text_after=answer.text if text_before else "")
 
 
 def cited_sources(citations: list[dict]) -> list[Source]:
@@ -80,8 +97,6 @@ def cited_sources(citations: list[dict]) -> list[Source]:
 
 
 def _check_edit(answer: Answer, providers: Any) -> None:
-    from knowledge.answering.providers import default_providers
-
     providers = providers or default_providers()
     report = verify_answer(answer.text, cited_sources(answer.citations or []), embed=providers.embedder.embed,
                            allowed_domains=providers.allowed_domains)
@@ -111,18 +126,22 @@ def edit_findings(answer: Answer) -> list[str]:
 
 
 def flag(answer: Answer, reviewer, *, note: str = "") -> Answer:
-    """Mark an answer flagged: it is never served from the cache again."""
+    """Mark an answer flagged (a reviewer's decision): it is never served from the cache again."""
+    status_before = answer.status
     answer.status = Answer.Status.FLAGGED
+    answer.flag_pending = False
     answer.reviewed_by = reviewer
     answer.reviewed_at = timezone.now()
     answer.review_note = note or answer.review_note
     answer.save()
+    record_event(answer, ReviewEvent.Action.FLAG, actor=reviewer, status_before=status_before, note=note)
     return answer
 
 
-def schedule_reverification(answer: Answer, when: date) -> Answer:
+def schedule_reverification(answer: Answer, when: date, reviewer=None) -> Answer:
     """Ask for this answer to be checked again on a date."""
     answer.reverify_at = when
     answer.save(update_fields=["reverify_at", "updated_at"])
+    record_event(answer, ReviewEvent.Action.SCHEDULE, actor=reviewer, note=f"re-check on {when:%Y-%m-%d}")
     return answer
 

@@ -13,6 +13,9 @@ class WebappConfig(AppConfig):
     default_auto_field = "django.db.models.BigAutoField"
 
     def ready(self) -> None:
+        from webapp import composition  # models must be loaded before the providers' modules import them
+
+        composition.install()
         from django_q.signals import post_spawn
 
         post_spawn.connect(sweep_on_worker_start, dispatch_uid="verity-sweep-ingestion")

@@ -26,6 +26,12 @@ app.conf.beat_schedule = {
         "args": ("sweep_ingestion", []),
         "options": {"queue": "ingest", "expires": 55},
     },
+    "expire-verified-answers-daily": {
+        "task": "verity.run_job",
+        "schedule": crontab(hour=3, minute=15),
+        "args": ("expire_verified_answers", []),
+        "options": {"queue": "verify", "expires": 6 * 3600},
+    },
     "sweep-slack-questions": {
         "task": "verity.run_job",
         "schedule": 60.0,

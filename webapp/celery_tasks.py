@@ -2,7 +2,7 @@
 
 from celery import shared_task
 
-from webapp import jobs
+import jobqueue as jobs
 
 
 @shared_task(name="verity.run_job", acks_late=True, time_limit=900, soft_time_limit=880)

@@ -1,64 +1,6 @@
-"""The one seam that sends work to a worker: django-q2 (default), Celery, or inline.
+"""The job seam lives in `jobqueue` (below knowledge and verification); this name stays importable because
+stored django-q2 schedules call "webapp.jobs.run_job"."""
 
-Job bodies are plain domain functions named here; they take ids and are safe to run twice.
-"""
+from jobqueue import EXPIRES_S, JOBS, enqueue, resolve, run_job
 
-from __future__ import annotations
-
-import importlib
-import logging
-from typing import Callable
-
-from django.conf import settings
-from django.db import transaction
-
-log = logging.getLogger(__name__)
-
-# job name -> (dotted path of the domain function, queue)
-JOBS: dict[str, tuple[str, str]] = {
-    "ingest_document": ("knowledge.ingestion.ingest_document", "ingest"),
-    # Every minute (and when a django-q2 worker starts): documents whose ingestion job died.
-    "sweep_ingestion": ("knowledge.ingestion_sweep.sweep_stuck_documents", "ingest"),
-    "answer_slack_question": ("bot.jobs.answer_slack_question", "answer"),
-    # Every minute: Celery beat or the django-q2 schedule from migration bot/0004.
-    "sweep_slack_questions": ("bot.jobs.sweep_slack_questions", "answer"),
-    # Daily: Celery beat (webapp/celery.py) or the django-q2 schedule from migration verification/0002.
-    "reverify_answers": ("verification.reverify.reverify_stale_answers", "verify"),
-}
-
-# Jobs that sit in a queue longer than this are dropped rather than run late (seconds).
-EXPIRES_S = {"ingest": 24 * 3600, "answer": 300, "verify": 600}
-
-
-def resolve(name: str) -> Callable:
-    """The domain function behind a job name."""
-    path, _ = JOBS[name]
-    module, attr = path.rsplit(".", 1)
-    return getattr(importlib.import_module(module), attr)
-
-
-def run_job(name: str, *args):
-    """Run a job in this process (what every backend's worker ends up calling)."""
-    return resolve(name)(*args)
-
-
-def enqueue(name: str, *args, backend: str | None = None) -> None:
-    """Send a job to the configured backend once the current transaction commits."""
-    if name not in JOBS:
-        raise KeyError(f"unknown job {name!r}; known: {', '.join(sorted(JOBS))}")
-    backend = backend or settings.TASK_BACKEND
-    transaction.on_commit(lambda: _send(name, args, backend))
-
-
-def _send(name: str, args: tuple, backend: str) -> None:
-    path, queue = JOBS[name]
-    if backend == "sync":
-        run_job(name, *args)
-    elif backend == "celery":
-        from webapp.celery_tasks import run_job as celery_run_job
-
-        celery_run_job.apply_async(args=(name, list(args)), queue=queue, expires=EXPIRES_S[queue])
-    else:
-        from django_q.tasks import async_task
-
-        async_task("webapp.jobs.run_job", name, *args, group=queue, q_options={"task_name": f"{name}{list(args)}"})
+__all__ = ["EXPIRES_S", "JOBS", "enqueue", "resolve", "run_job"]

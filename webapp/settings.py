@@ -179,6 +179,8 @@ VERITY_RERANKER = env_choice("VERITY_RERANKER", ("lexical", "cohere", "cross-enc
 VERITY_CROSS_ENCODER_PATH = env_str("VERITY_CROSS_ENCODER_PATH", "")
 VERITY_HNSW_EF_SEARCH = env_int("VERITY_HNSW_EF_SEARCH", 100, minimum=10, maximum=1000)
 VERITY_ANSWER_MIN_CONFIDENCE = env_float("VERITY_ANSWER_MIN_CONFIDENCE", 0.55, minimum=0, maximum=1)
+# A reviewer's verification holds this long; then the answer is no longer reused and goes back to the queue.
+VERITY_VERIFIED_TTL_DAYS = env_int("VERITY_VERIFIED_TTL_DAYS", 90, minimum=1)
 VERITY_HYDE = env_bool("VERITY_HYDE", False)
 VERITY_MULTI_QUERY = env_bool("VERITY_MULTI_QUERY", False)
 VERITY_ALLOWED_LINK_DOMAINS = env_list("VERITY_ALLOWED_LINK_DOMAINS")

@@ -11,7 +11,7 @@ from django.db import transaction
 from knowledge.ingestion import is_supported, max_upload_bytes, register_upload
 from knowledge.models import Collection, Document
 from knowledge.parsing import SUPPORTED_EXTENSIONS
-from webapp.jobs import enqueue
+from jobqueue import enqueue
 
 
 @dataclass

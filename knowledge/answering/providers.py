@@ -1,4 +1,6 @@
-"""The outside services the question path uses, bundled: embedder, reranker, generator, completer.
+"""The outside services the question path uses, bundled: embedder, reranker, generator, completer, and the
+answer checker (`verifier`, `judge`) handed in by the composition root (`webapp.composition`), so the
+question path never imports `verification`.
 
 Hosted generation degrades to the extractive draft with a note when the provider fails, never to
 silence.
@@ -10,8 +12,10 @@ import functools
 import logging
 import time
 from dataclasses import dataclass, field
+from typing import Callable
 
 from django.conf import settings
+from django.core.exceptions import ImproperlyConfigured
 
 from knowledge.answering import codeblocks
 from knowledge.answering.passages import SourcePassage
@@ -44,6 +48,9 @@ class AnsweringProviders:
     allowed_domains: tuple[str, ...] = ()
     verify_rounds: int = 2
     judge: object | None = None
+    # verify_and_correct(answer, sources, *, question, embed, allowed_domains, corrector, judge, rounds)
+    # -> (final text, report); None leaves answers unchecked (retrieval-only uses such as gap checks).
+    verifier: Callable[..., tuple[str, dict]] | None = None
     sentence_embeddings: bool = False
     notes: list[str] = field(default_factory=list)
     # After a failed generation call the judge and corrector (same provider) are skipped for a while,
@@ -73,14 +80,15 @@ class AnsweringProviders:
 
     def verify(self, text: str, passages: list[SourcePassage], question: str, timer) -> tuple[str, dict]:
         """Check the answer claim by claim; failing sentences are removed (after correction rounds when hosted)."""
-        from verification.pipeline import verify_and_correct
-
         started = time.perf_counter()
+        if self.verifier is None:
+            timer.stage("verify", started)
+            return text, {}
         sources = [(p.n, p.text, p.url, p.title) for p in passages]
         llm_up = time.monotonic() >= self.llm_down_until
         hosted = self.generator is not None and llm_up
         prose, blocks = codeblocks.take_out(text)
-        final, report = verify_and_correct(
+        final, report = self.verifier(
             prose, sources, question=question, embed=self.embedder.embed, allowed_domains=self.allowed_domains,
             corrector=self.completer if hosted else None, judge=self.judge if llm_up else None,
             rounds=self.verify_rounds if hosted else 0,
@@ -149,8 +157,8 @@ def service(kind: str, provider: str, config: dict) -> object:
     return _service(kind, provider, tuple(sorted(config.items())))
 
 
-def default_providers() -> AnsweringProviders:
-    """Providers as the settings configure them (clients and models are reused across questions)."""
+def base_providers() -> AnsweringProviders:
+    """Embedder, reranker, generator and completer as the settings configure them; no answer checker."""
     reranker: Reranker = LexicalReranker()
     if settings.VERITY_RERANKER == "cohere":
         reranker = ProviderReranker(service("reranker", "cohere", settings.PROVIDERS["cohere"]), "cohere")
@@ -166,18 +174,21 @@ def default_providers() -> AnsweringProviders:
         embedder=get_embedder(), reranker=reranker, generator=generator, completer=completer,
         hyde=settings.VERITY_HYDE, multi_query=settings.VERITY_MULTI_QUERY,
         allowed_domains=tuple(settings.VERITY_ALLOWED_LINK_DOMAINS), verify_rounds=settings.VERITY_VERIFY_ROUNDS,
-        judge=claim_judge(completer),
     )
 
 
-def claim_judge(completer=None):
-    """The LLM claim judge when a generative provider is configured and VERITY_CLAIM_JUDGE is on, else None."""
-    from verification.judge import LLMClaimJudge
+_factory: Callable[[], AnsweringProviders] | None = None
 
-    if not settings.VERITY_CLAIM_JUDGE or settings.VERITY_GENERATOR not in ("cohere", "openai"):
-        return None
-    config = settings.PROVIDERS[settings.VERITY_GENERATOR]
-    if completer is None:
-        completer = service("completer", settings.VERITY_GENERATOR, config)
-    return LLMClaimJudge(completer, max_workers=settings.VERITY_CLAIM_JUDGE_WORKERS,
-                         timeout_s=float(config.get("timeout_s") or 30))
+
+def install(factory: Callable[[], AnsweringProviders]) -> None:
+    """Called once by the composition root (webapp.composition, from the app's ready())."""
+    global _factory
+    _factory = factory
+
+
+def default_providers() -> AnsweringProviders:
+    """The providers the composition root builds: base providers plus the answer checker and claim judge."""
+    if _factory is None:
+        raise ImproperlyConfigured("No answering providers installed: add 'webapp' to INSTALLED_APPS "
+                                   "(webapp.composition installs them when the app is ready).")
+    return _factory()

@@ -47,6 +47,8 @@ class AnswerResult:
     answer_id: int | None = None
     log_id: int | None = None
     standalone_question: str = ""
+    badge: str = ""
+    flag_reason: str = ""
 
     @property
     def verified(self) -> bool:
@@ -63,6 +65,7 @@ class AnswerResult:
             "verification": self.verification,
             "timings_ms": self.timings_ms,
             "status": self.status,
+            "badge": self.badge,
             "warning": self.warning,
             "answer_id": self.answer_id,
             "provider": self.provider,

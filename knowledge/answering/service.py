@@ -12,7 +12,7 @@ from django.conf import settings
 
 from knowledge.answering import cache as answer_cache
 from knowledge.answering import evidence as evidence_mod
-from knowledge.answering import extractive, store
+from knowledge.answering import extractive, graph, store
 from knowledge.answering.passages import SourcePassage, build_passages
 from knowledge.answering.providers import AnsweringProviders, default_providers
 from knowledge.answering.result import AnswerResult, Citation
@@ -31,6 +31,9 @@ _FOLLOW_UP = re.compile(r"^(and|also|what about|how about|but|so|then|ok|okay)\b
 REFUSAL_TEXT = ("I couldn't find this in the knowledge base, so I won't guess. I searched {searched}. "
                 "The question has been logged as a knowledge gap for the document owners.")
 WARNING_TEXT = "Low confidence ({score:.0%}): check the sources below. A reviewer has been asked to look at this answer."
+FLAG_CARRIED_TEXT = ("An earlier answer to this question was flagged ({reason}). This answer is waiting for a reviewer: "
+                     "check the sources below.")
+FLAG_PENDING_TEXT = "Someone flagged this answer; a reviewer is checking it. Check the sources below."
 
 
 # A question is a sentence or a short paragraph; anything longer is a pasted document, not a question.
@@ -65,6 +68,7 @@ class AskOptions:
     thread_context: list[str] = field(default_factory=list)
     channel: str = "cli"
     external_user: str = ""
+    thread: str = ""
     use_cache: bool = True
     store: bool = True
 
@@ -187,12 +191,13 @@ def answer_question(question: str, options: AskOptions | None = None,
     started = timer.stage("understand", started)
     vector = providers.embedder.embed([query.expanded], kind="query")[0]
     started = timer.stage("embed", started)
+    asked = graph.understand(query.normalized, query.cache_key, vector)
 
     if options.use_cache:
-        cached, level = answer_cache.lookup(query.cache_key, vector, collection_ids)
+        hit = answer_cache.lookup(asked, collection_ids)
         started = timer.stage("cache", started)
-        if cached is not None:
-            return _serve_cached(cached, level, redacted, standalone, options, timer)
+        if hit is not None:
+            return _serve_cached(hit, asked, redacted, standalone, options, timer)
 
     found = gather(query, vector, collection_ids, providers, timer)
     passages, evidence, hits = found.passages, found.evidence, found.hits
@@ -225,29 +230,46 @@ def answer_question(question: str, options: AskOptions | None = None,
         elif result.confidence < settings.VERITY_ANSWER_MIN_CONFIDENCE:
             result.warning = WARNING_TEXT.format(score=result.confidence)
             result.status = Answer.Status.NEEDS_REVIEW
+        if not result.refused:
+            _carry_flag(result, asked, collection_ids)
     timer.stage("compose", started)
     result.timings_ms = timer.total()
     if options.store:
-        _store(result, query.cache_key, vector, collection_ids, options, usage, passages)
+        _store(result, asked, collection_ids, options, usage, passages)
     return result
 
 
-def _store(result: AnswerResult, cache_key: str, vector, collection_ids: list[int], options: AskOptions,
+def _carry_flag(result: AnswerResult, asked: graph.AskedQuestion, collection_ids: list[int]) -> None:
+    """A new answer to a question whose answer a reviewer flagged waits for review, showing why it was flagged."""
+    flagged = answer_cache.flagged_predecessor(asked, collection_ids)
+    if flagged is None:
+        return
+    note = flagged.review_note.strip()
+    result.flag_reason = note.splitlines()[-1] if note else "no reason given"
+    result.status = Answer.Status.NEEDS_REVIEW
+    result.warning = FLAG_CARRIED_TEXT.format(reason=result.flag_reason)
+
+
+def _store(result: AnswerResult, asked: graph.AskedQuestion, collection_ids: list[int], options: AskOptions,
            usage: dict, passages: list[SourcePassage]) -> None:
     started = time.perf_counter()
-    answer = store.save_answer(result, cache_key, vector, collection_ids, usage)
+    answer = store.save_answer(result, asked.normalized, asked.vector, collection_ids, usage)
     result.answer_id = answer.pk
+    graph.record_citations(answer)
+    graph.record_question(asked, answer, origin=True, cache="miss", asker=options.user,
+                          external_user=options.external_user, channel=options.channel, thread=options.thread)
     if result.refused:
-        store.record_gap(result.question, cache_key, [{"source": p.source_ref, "score": round(p.score, 3)}
-                                                     for p in passages[:3]], collection_ids)
+        store.record_gap(result.question, asked, collection_ids,
+                         [{"source": p.source_ref, "score": round(p.score, 3)} for p in passages[:3]])
     outcome = "refused" if result.refused else "answered"
     result.timings_ms["store"] = round((time.perf_counter() - started) * 1000, 2)
     result.log_id = store.save_log(result, channel=options.channel, user=options.user,
                                    external_user=options.external_user, outcome=outcome, usage=usage).pk
 
 
-def _serve_cached(answer: Answer, level: str, question: str, standalone: str, options: AskOptions,
-                  timer: Timer) -> AnswerResult:
+def _serve_cached(hit: answer_cache.CacheHit, asked: graph.AskedQuestion, question: str, standalone: str,
+                  options: AskOptions, timer: Timer) -> AnswerResult:
+    answer, level = hit.answer, hit.level
     result = AnswerResult(
         question=question, answer=answer.text, refused=answer.refused, confidence=answer.confidence,
         citations=[Citation(chunk_ids=[c.get("chunk_id")], **{k: c.get(k, "") for k in
@@ -256,11 +278,16 @@ def _serve_cached(answer: Answer, level: str, question: str, standalone: str, op
                    for c in answer.citations],
         cache=level, status=answer.status, verification=answer.verification, provider=answer.provider,
         model=answer.model, answer_id=answer.pk, standalone_question=standalone if standalone != question else "",
+        badge=answer.badge(), flag_reason=answer.flag_reason,
     )
-    if answer.status == Answer.Status.NEEDS_REVIEW:
+    if answer.flag_pending:
+        result.warning = FLAG_PENDING_TEXT
+    elif answer.status == Answer.Status.NEEDS_REVIEW:
         result.warning = WARNING_TEXT.format(score=answer.confidence)
     result.timings_ms = timer.total()
     if options.store:
+        graph.record_question(asked, answer, origin=False, cache=level, asker=options.user,
+                              external_user=options.external_user, channel=options.channel, thread=options.thread)
         result.log_id = store.save_log(result, channel=options.channel, user=options.user,
                                        external_user=options.external_user, outcome="cached", usage={}).pk
     return result

@@ -5,9 +5,16 @@ from __future__ import annotations
 from django.db import IntegrityError, transaction
 from django.db.models import F
 from django.db.models.expressions import RawSQL
+from pgvector.django import CosineDistance
 
+from knowledge.answering.graph import AskedQuestion
 from knowledge.answering.result import AnswerResult
-from knowledge.models import Answer, KnowledgeGap, QueryLog
+from knowledge.grounding import compatible, ground
+from knowledge.models import Answer, EntityPattern, KnowledgeGap, QueryLog
+
+# Refused questions this close (and grounded alike) count as one knowledge gap: the reuse cut-off, for the
+# same reason (fixtures/eval/reuse/dev.jsonl).
+GAP_SIMILAR_MIN = 0.75
 
 
 def save_answer(result: AnswerResult, cache_key: str, vector, collection_ids: list[int], usage: dict) -> Answer:
@@ -19,6 +26,7 @@ def save_answer(result: AnswerResult, cache_key: str, vector, collection_ids: li
         chunk_ids=sorted({cid for c in result.citations for cid in (c.chunk_ids or [c.chunk_id])}),
         collection_ids=sorted(set(collection_ids)), verification=result.verification, status=result.status,
         provider=result.provider, model=result.model, usage=usage, timings_ms=result.timings_ms,
+        flag_reason=result.flag_reason,
     )
 
 
@@ -35,19 +43,38 @@ def save_log(result: AnswerResult, *, channel: str, user, external_user: str, ou
     )
 
 
-def record_gap(question: str, cache_key: str, searched: list[dict], collection_ids: list[int] = ()) -> None:
-    """Count a refused question under its normalised form, for the owners of the collections it searched."""
+def similar_gap(asked: AskedQuestion) -> KnowledgeGap | None:
+    """An open gap asking the same thing: same normalised text, or similar and grounded alike."""
+    same = KnowledgeGap.objects.filter(normalized_question=asked.normalized[:500]).first()
+    if same is not None:
+        return same
+    patterns = EntityPattern.compiled()
+    near = (KnowledgeGap.objects.filter(resolved=False, embedding__isnull=False)
+            .annotate(distance=CosineDistance("embedding", asked.vector))
+            .filter(distance__lte=1 - GAP_SIMILAR_MIN).order_by("distance")[:10])
+    for gap in near:
+        if compatible(ground(gap.example_question, patterns), asked.grounding)[0]:
+            return gap
+    return None
+
+
+def record_gap(question: str, asked: AskedQuestion, collection_ids: list[int], searched: list[dict]) -> None:
+    """Count a refused question under the open gap that asks the same thing, or open a new one."""
     ids = sorted(set(collection_ids))
     # Asked again from elsewhere: the gap now concerns the owners of both sets of collections.
     merged = RawSQL("ARRAY(SELECT DISTINCT x FROM unnest(collection_ids || %s::bigint[]) AS x ORDER BY x)", [ids])
-    updated = KnowledgeGap.objects.filter(normalized_question=cache_key).update(
-        times_asked=F("times_asked") + 1, searched=searched, resolved=False, collection_ids=merged)
-    if updated:
+    gap = similar_gap(asked)
+    if gap is not None:
+        KnowledgeGap.objects.filter(pk=gap.pk).update(times_asked=F("times_asked") + 1, searched=searched,
+                                                      resolved=False, resolved_by=None, resolution="",
+                                                      collection_ids=merged)
         return
     try:
         with transaction.atomic():
-            KnowledgeGap.objects.create(normalized_question=cache_key, example_question=question, searched=searched,
-                                        collection_ids=ids)
+            KnowledgeGap.objects.create(normalized_question=asked.normalized[:500], example_question=question,
+                                        searched=searched, embedding=asked.vector,
+                                        collection_ids=ids,
+                                        topic_id=asked.topic_ids[0] if asked.topic_ids else None)
     except IntegrityError:  # another worker created it first
-        KnowledgeGap.objects.filter(normalized_question=cache_key).update(times_asked=F("times_asked") + 1,
-                                                                          collection_ids=merged)
+        KnowledgeGap.objects.filter(normalized_question=asked.normalized[:500]).update(
+            times_asked=F("times_asked") + 1, collection_ids=merged)

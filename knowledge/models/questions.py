@@ -2,9 +2,13 @@
 
 from __future__ import annotations
 
+from datetime import timedelta
+
 from django.conf import settings
 from django.contrib.postgres.fields import ArrayField
 from django.db import models
+from django.db.models import Q
+from django.utils import timezone
 from pgvector.django import HnswIndex, VectorField
 
 from knowledge.models.documents import EMBEDDING_DIM
@@ -24,16 +28,36 @@ class GlossaryTerm(models.Model):
         return f"{self.term} = {self.expansion}"
 
 
+def verified_ttl() -> timedelta:
+    """How long a reviewer's verification holds before the answer must be checked again."""
+    return timedelta(days=settings.VERITY_VERIFIED_TTL_DAYS)
+
+
+def _expired() -> Q:
+    cut = timezone.now() - verified_ttl()
+    return Q(status=Answer.Status.VERIFIED) & (Q(checked_at__lt=cut) | Q(checked_at__isnull=True, reviewed_at__lt=cut))
+
+
 class AnswerQuerySet(models.QuerySet):
     def servable(self) -> "AnswerQuerySet":
-        """Answers that may be reused from the cache: never flagged, never refusals, not stale."""
-        return self.exclude(status=Answer.Status.FLAGGED).filter(refused=False, stale=False)
+        """Answers that may be reused from the cache: never flagged, never refusals, not stale, not expired."""
+        return self.exclude(status=Answer.Status.FLAGGED).filter(refused=False, stale=False).exclude(_expired())
 
-    def mark_stale_citing(self, chunk_ids: list[int]) -> int:
-        """Answers citing these (replaced or deleted) chunks stop being served; verified ones go back to review."""
-        if not chunk_ids:
-            return 0
-        return self.filter(chunk_ids__overlap=list(chunk_ids), stale=False).update(stale=True)
+    def expired(self) -> "AnswerQuerySet":
+        """Verified answers last confirmed longer ago than VERITY_VERIFIED_TTL_DAYS."""
+        return self.filter(_expired())
+
+    def citing_documents(self, document_ids: list[int]) -> "AnswerQuerySet":
+        """Answers citing any of these documents (through the indexed citation edges)."""
+        return self.filter(citation_rows__document_id__in=list(document_ids)).distinct()
+
+    def mark_stale_citing(self, document_ids: list[int]) -> list[int]:
+        """Answers citing these (replaced or deleted) documents stop being served at once; returns their ids."""
+        if not document_ids:
+            return []
+        ids = list(self.citing_documents(document_ids).filter(stale=False).values_list("pk", flat=True))
+        self.filter(pk__in=ids).update(stale=True, updated_at=timezone.now())
+        return ids
 
 
 class Answer(models.Model):
@@ -67,6 +91,10 @@ class Answer(models.Model):
     reviewed_at = models.DateTimeField(null=True, blank=True)
     review_note = models.TextField(blank=True)
     reverify_at = models.DateField(null=True, blank=True, help_text="Check this answer again on this date.")
+    checked_at = models.DateTimeField(null=True, blank=True, help_text="Last confirmed by a reviewer or a re-check; "
+                                      "verification expires VERITY_VERIFIED_TTL_DAYS after this.")
+    flag_pending = models.BooleanField(default=False, help_text="A user flagged it; a reviewer has not decided yet.")
+    flag_reason = models.TextField(blank=True, help_text="Why an earlier answer to this question was flagged.")
     created_at = models.DateTimeField(auto_now_add=True)
     updated_at = models.DateTimeField(auto_now=True)
 
@@ -81,6 +109,23 @@ class Answer(models.Model):
 
     def __str__(self) -> str:
         return self.question_text[:80]
+
+    def badge(self) -> str:
+        """What the asker sees about review: "Verified by Ana on 3 Nov", "Flagged …", or ""."""
+        if self.status == Answer.Status.VERIFIED and self.reviewed_at:
+            who = self.reviewed_by.get_full_name() or self.reviewed_by.get_username() if self.reviewed_by else "a reviewer"
+            return f"Verified by {who} on {timezone.localtime(self.reviewed_at):%-d %b}"
+        if self.status == Answer.Status.FLAGGED:
+            return "Flagged by a reviewer"
+        return ""
+
+
+class QueryLogQuerySet(models.QuerySet):
+    def cache_hit_rates(self) -> dict[str, float]:
+        """Share of asked questions served by each cache level ('exact', 'similar', 'graph') or 'miss'."""
+        counts = dict(self.values_list("cache").annotate(n=models.Count("id")).values_list("cache", "n"))
+        total = sum(counts.values()) or 1
+        return {level or "miss": round(n / total, 4) for level, n in sorted(counts.items())}
 
 
 class QueryLog(models.Model):
@@ -111,6 +156,8 @@ class QueryLog(models.Model):
     error = models.TextField(blank=True)
     created_at = models.DateTimeField(auto_now_add=True, db_index=True)
 
+    objects = QueryLogQuerySet.as_manager()
+
     class Meta:
         ordering = ["-created_at"]
 
@@ -128,6 +175,13 @@ class KnowledgeGap(models.Model):
                                 help_text="Collections searched when it was refused: their owners see the gap.")
     times_asked = models.PositiveIntegerField(default=1)
     resolved = models.BooleanField(default=False)
+    embedding = VectorField(dimensions=EMBEDDING_DIM, null=True)
+    collection_ids = ArrayField(models.BigIntegerField(), default=list, blank=True)
+    topic = models.ForeignKey("knowledge.Topic", null=True, blank=True, on_delete=models.SET_NULL, related_name="gaps")
+    resolved_by = models.ForeignKey("knowledge.Document", null=True, blank=True, on_delete=models.SET_NULL,
+                                    related_name="resolved_gaps")
+    resolved_at = models.DateTimeField(null=True, blank=True)
+    resolution = models.TextField(blank=True)
     first_asked_at = models.DateTimeField(auto_now_add=True)
     last_asked_at = models.DateTimeField(auto_now=True)
 

@@ -10,5 +10,6 @@ urlpatterns = [
     path("ask", views.AskView.as_view(), name="ask"),
     path("documents/", views.DocumentListView.as_view(), name="documents"),
     path("documents/<int:pk>/", views.DocumentDetailView.as_view(), name="document"),
+    path("answers/<int:pk>", views.AnswerView.as_view(), name="answer"),
     path("answers/<int:pk>/feedback", views.FeedbackView.as_view(), name="feedback"),
 ]

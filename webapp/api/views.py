@@ -9,8 +9,8 @@ from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from knowledge.answering import AskOptions, answer_question
-from knowledge.feedback import record_feedback
 from knowledge.models import Answer, Collection
+from verification import curation
 from webapp.api.permissions import CanUploadOrReadOnly
 from webapp.api.serializers import (AskSerializer, DocumentDetailSerializer, DocumentSerializer, FeedbackSerializer,
                                     UploadSerializer)
@@ -114,8 +114,20 @@ class FeedbackView(APIView):
         serializer = FeedbackSerializer(data=request.data)
         if not serializer.is_valid():
             return bad_request(serializer.errors)
-        feedback = record_feedback(answer.pk, serializer.validated_data["kind"], user=request.user,
-                                   reason=serializer.validated_data["reason"])
-        answer.refresh_from_db(fields=["status", "helpful_count", "unhelpful_count"])
+        if not curation.can_see_answer(request.user, answer):
+            return Response({"detail": "Not found."}, status=status.HTTP_404_NOT_FOUND)
+        feedback = curation.give_feedback(answer, serializer.validated_data["kind"], user=request.user,
+                                          reason=serializer.validated_data["reason"])
+        answer.refresh_from_db(fields=["status", "helpful_count", "unhelpful_count", "flag_pending"])
         return Response({"id": feedback.pk if feedback else None, "kind": serializer.validated_data["kind"],
                          "answer_id": answer.pk, "answer_status": answer.status}, status=status.HTTP_201_CREATED)
+
+
+class AnswerView(APIView):
+    """GET one answer as askers see it (text, citations, status, badge, warning); 404 when not visible."""
+
+    def get(self, request, pk: int):
+        answer = get_object_or_404(Answer, pk=pk)
+        if not curation.can_see_answer(request.user, answer):
+            return Response({"detail": "Not found."}, status=status.HTTP_404_NOT_FOUND)
+        return Response(curation.served_answer(answer).to_dict())

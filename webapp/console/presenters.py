@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from django.conf import settings
 
-from knowledge.models import Answer, Chunk
+from knowledge.models import Answer, Chunk, Feedback
 
 VERDICT_STYLES = {"supported": "ok", "unsupported": "bad", "contradicted": "bad", "partial": "warn"}
 
@@ -69,6 +69,9 @@ def review_items(answers: list[Answer]) -> list[dict]:
     """Each queued answer with its cited passages (full chunk text when the chunk still exists) and claims."""
     chunk_ids = {c.get("chunk_id") for a in answers for c in (a.citations or []) if isinstance(c, dict)}
     texts = dict(Chunk.objects.filter(pk__in=[i for i in chunk_ids if isinstance(i, int)]).values_list("pk", "text"))
+    reasons: dict[int, list] = {}
+    for feedback in Feedback.objects.filter(answer__in=answers).exclude(reason="").order_by("-created_at"):
+        reasons.setdefault(feedback.answer_id, []).append(feedback)
     items = []
     for answer in answers:
         passages = []
@@ -82,5 +85,5 @@ def review_items(answers: list[Answer]) -> list[dict]:
         verification = answer.verification if isinstance(answer.verification, dict) else {}
         items.append({"answer": answer, "passages": passages, "claims": claims(verification),
                       "score": verification.get("score"), "confidence_pct": round((answer.confidence or 0) * 100),
-                      "level": confidence_level(answer.confidence or 0)})
+                      "level": confidence_level(answer.confidence or 0), "feedback": reasons.get(answer.pk, [])[:5]})
     return items

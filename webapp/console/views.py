@@ -14,10 +14,10 @@ from django.urls import reverse
 from django.views.decorators.http import require_POST
 
 from knowledge.answering import AskOptions, answer_question
-from knowledge.feedback import record_feedback
 from knowledge.gaps import list_gaps, set_gap_resolved
 from knowledge.ingestion import delete_document
-from knowledge.models import Answer, Document
+from knowledge.models import Answer, Document, QueryLog
+from verification import curation
 from verification import review as reviews
 from webapp.console import presenters, queries
 from webapp.console.forms import AskForm, DocumentFilterForm, FeedbackForm, ReviewForm, UploadForm
@@ -200,12 +200,14 @@ def answer_feedback(request, pk: int):
         raise Http404("No such answer.")
     form = FeedbackForm(request.POST)
     if form.is_valid():
-        record_feedback(answer.pk, form.cleaned_data["kind"], user=request.user, reason=form.cleaned_data["reason"])
+        kind = form.cleaned_data["kind"]
+        curation.give_feedback(answer, kind, user=request.user, reason=form.cleaned_data["reason"])
         messages.success(request, {
             "helpful": "Thanks — marked as helpful.",
             "unhelpful": "Thanks — a reviewer will look at this answer.",
-            "flag": "Flagged: this answer will not be reused until a reviewer checks it.",
-        }[form.cleaned_data["kind"]])
+            "flag": ("Flagged: this answer will not be reused." if curation.can_review(request.user) else
+                     "Flagged: a reviewer will check this answer."),
+        }[kind])
     else:
         messages.error(request, "That feedback could not be recorded.")
     return redirect(f"{reverse('console:ask')}?answer={answer.pk}")
@@ -233,17 +235,17 @@ def review_action(request, pk: int):
         return redirect("console:review")
     data = form.cleaned_data
     if data["action"] == "verify":
-        reviews.verify(answer, request.user, edited_text=data["text"] or None, note=data["note"],
-                       reverify_at=data["reverify_at"])
+        curation.verify(answer, request.user, edited_text=data["text"] or None, note=data["note"],
+                        reverify_at=data["reverify_at"])
         messages.success(request, "Verified: this answer will be reused for similar questions.")
         findings = reviews.edit_findings(answer)
         if findings:
             messages.warning(request, f"Your edit has {len(findings)} claim(s) the cited sources do not support: "
                                       + "; ".join(findings[:3]) + ". Check them, or flag the answer instead.")
     elif data["action"] == "flag":
-        reviews.flag(answer, request.user, note=data["note"])
+        curation.flag(answer, request.user, note=data["note"])
         messages.success(request, "Flagged: this answer will never be reused.")
     else:
-        reviews.schedule_reverification(answer, data["reverify_at"])
+        curation.schedule(answer, request.user, data["reverify_at"])
         messages.success(request, f"Will be checked again on {data['reverify_at']:%d %b %Y}.")
     return redirect("console:review")

@@ -79,7 +79,7 @@ class Command(BaseCommand):
                     ingest_documents(batch)
                     bar.update(len(batch))
         elif pending:
-            from webapp.jobs import enqueue
+            from jobqueue import enqueue
 
             for document_id in pending:
                 enqueue("ingest_document", document_id)

@@ -86,7 +86,7 @@ class Command(BaseCommand):
     def _verifier(self, *, embed: bool, judge: bool):
         from django.conf import settings
 
-        from knowledge.answering.providers import claim_judge
+        from webapp.composition import claim_judge
         from knowledge.embedding import get_embedder
 
         embed_fn = get_embedder().embed if embed else None
