@@ -11,6 +11,7 @@ export HF_HUB_OFFLINE := 1
 setup: install  ## venv, dependencies, database, migrations, demo admin, sample corpus
 	$(BIN)/python manage.py migrate --noinput -v 0
 	$(BIN)/python manage.py collectstatic --noinput -v 0
+	$(BIN)/python manage.py export_embedder
 	$(BIN)/python manage.py setup_demo
 
 install: $(STAMP)

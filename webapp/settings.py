@@ -154,6 +154,9 @@ Q_CLUSTER = {
 # --- Knowledge ---------------------------------------------------------------------------
 VERITY_EMBEDDER = env_choice("VERITY_EMBEDDER", ("local", "cohere"), "local")
 VERITY_EMBED_BATCH = env_int("VERITY_EMBED_BATCH", 64, minimum=1)
+# auto: the ONNX export of MiniLM when `make setup` made one (fast start), else torch.
+VERITY_EMBED_RUNTIME = env_choice("VERITY_EMBED_RUNTIME", ("auto", "torch"), "auto")
+VERITY_ONNX_MODEL = env_path("VERITY_ONNX_MODEL", VAR_DIR / "models" / "all-MiniLM-L6-v2.onnx")
 VERITY_MAX_UPLOAD_MB = env_int("VERITY_MAX_UPLOAD_MB", 50, minimum=1)
 VERITY_CHUNK_MAX_TOKENS = env_int("VERITY_CHUNK_MAX_TOKENS", 256, minimum=32, maximum=512)
 VERITY_CHUNK_TARGET_TOKENS = env_int("VERITY_CHUNK_TARGET_TOKENS", 200, minimum=32, maximum=512)
