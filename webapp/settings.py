@@ -9,9 +9,15 @@ from urllib.parse import parse_qs, unquote, urlparse
 from django.core.exceptions import ImproperlyConfigured
 
 from webapp.env import (env_bool, env_choice, env_float, env_identifier, env_int, env_list, env_path, env_rate,
-                        env_str)
+                        env_str, load_env_file)
 
 BASE_DIR = Path(__file__).resolve().parent.parent
+# Every process (web, worker, bot, management commands, gunicorn, celery) reads `.env` here, once;
+# variables already in the environment win. VERITY_ENV_FILE points elsewhere (an empty value: none).
+# Under pytest (which sets PYTEST_VERSION) a developer's `.env` must not change what is tested.
+ENV_FILE = os.environ.get("VERITY_ENV_FILE", "" if "PYTEST_VERSION" in os.environ else str(BASE_DIR / ".env"))
+if ENV_FILE:
+    load_env_file(Path(ENV_FILE))
 VAR_DIR = env_path("VERITY_VAR_DIR", BASE_DIR / "var")
 
 # Models come from installed packages; nothing may reach a model hub at run time.
