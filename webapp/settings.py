@@ -45,6 +45,8 @@ INSTALLED_APPS = [
     "django.contrib.postgres",
     "rest_framework",
     "rest_framework.authtoken",
+    "drf_spectacular",
+    "drf_spectacular_sidecar",
     "django_q",
     "knowledge.apps.KnowledgeConfig",
     "verification",
@@ -133,6 +135,21 @@ REST_FRAMEWORK = {
     "DEFAULT_THROTTLE_CLASSES": ["rest_framework.throttling.UserRateThrottle"],
     # Requests per user; e.g. 60/min, 1000/hour, 10/s.
     "DEFAULT_THROTTLE_RATES": {"user": env_rate("VERITY_API_RATE", "60/min")},
+    "EXCEPTION_HANDLER": "webapp.api.errors.exception_handler",
+    "DEFAULT_SCHEMA_CLASS": "drf_spectacular.openapi.AutoSchema",
+}
+SPECTACULAR_SETTINGS = {
+    "TITLE": "Verity API",
+    "DESCRIPTION": ("Answers from the company's documents with citations, the documents themselves, and "
+                    "feedback on answers. Authenticate with `Authorization: Token <key>` "
+                    "(`manage.py create_api_token USER`). Every error is JSON: `{\"error\": \"...\"}`."),
+    "VERSION": "1",
+    "SERVE_INCLUDE_SCHEMA": False,
+    # Swagger UI's files come from an installed package: the docs page works without the internet.
+    "SWAGGER_UI_DIST": "SIDECAR",
+    "SWAGGER_UI_FAVICON_HREF": "SIDECAR",
+    "REDOC_DIST": "SIDECAR",
+    "COMPONENT_SPLIT_REQUEST": True,
 }
 
 # --- Workers -----------------------------------------------------------------------------
