@@ -316,3 +316,15 @@ def test_a_reviewers_edit_is_checked_against_the_cited_sources(client, staff):
     client.post(f"/review/{wrong.pk}/", {"action": "verify", "text": "The daily meal allowance is 55 USD [1]."})
     wrong.refresh_from_db()
     assert not reviews.edit_findings(wrong)  # findings belong to the text they were found in
+
+
+def test_refusal_links_the_closest_documents(client, staff, corpus_db):
+    response = client.post("/ask/", {"question": "What is the dress code for the annual gala dinner?",
+                                     "no_cache": "on"})
+    card = response.context["card"]
+    assert card["refused"] is True
+    page = response.content.decode()
+    assert card["closest"], "a refusal names the documents it came closest to"
+    for document in card["closest"]:
+        assert document["title"] in card["answer"]
+        assert f'href="{document["href"]}"' in page and "/documents/" in document["href"]

@@ -47,6 +47,7 @@ class AnswerResult:
     answer_id: int | None = None
     log_id: int | None = None
     standalone_question: str = ""
+    closest: list[dict] = field(default_factory=list)  # a refusal's nearest documents: title, source, url
 
     @property
     def verified(self) -> bool:
@@ -70,4 +71,5 @@ class AnswerResult:
             "note": self.note,
             "retrieved": self.retrieved,
             "evidence": self.evidence,
+            "closest": self.closest,
         }

@@ -122,6 +122,8 @@ class AskResultSerializer(serializers.Serializer):
     note = serializers.CharField()
     retrieved = serializers.ListField(child=serializers.DictField())
     evidence = serializers.DictField()
+    closest = serializers.ListField(child=serializers.DictField(), help_text=(
+        "For a refusal: the nearest documents (title, source, url), which cover the topic but not the answer."))
 
 
 class UploadResultSerializer(serializers.Serializer):
