@@ -8,6 +8,7 @@ from datetime import date
 import pytest
 from django.core.files.uploadedfile import SimpleUploadedFile
 
+from knowledge.ingestion import ingest_documents
 from knowledge.models import Answer, Document, Feedback, KnowledgeGap
 from verification import review as reviews
 from tests.factories import make_collection, make_user
@@ -114,7 +115,8 @@ def test_upload_queues_without_running_when_a_worker_is_used(client, staff, sett
     assert document.status == Document.Status.QUEUED
     status = client.get("/documents/status.json", {"collection": collection.pk}).json()
     assert status["total"] == 1 and status["active"] == 1 and status["done"] == 0
-    assert status["documents"] == [{"id": document.pk, "status": "queued", "label": "Queued", "error": "", "chunks": 0}]
+    assert status["documents"] == [{"id": document.pk, "status": "queued", "label": "Queued", "error": "",
+                                    "advice": "", "chunks": 0}]
     page = client.get("/documents/", {"collection": collection.pk})
     assert b'data-active="1"' in page.content and b"Reading documents" in page.content
 
@@ -328,3 +330,35 @@ def test_refusal_links_the_closest_documents(client, staff, corpus_db):
     for document in card["closest"]:
         assert document["title"] in card["answer"]
         assert f'href="{document["href"]}"' in page and "/documents/" in document["href"]
+
+
+def test_upload_page_watches_its_own_files_until_ready_or_failed(client, staff, settings,
+                                                                  django_capture_on_commit_callbacks):
+    settings.TASK_BACKEND = "django_q"
+    collection = make_collection()
+    with django_capture_on_commit_callbacks(execute=False):
+        client.post("/documents/upload/", {"collection": collection.pk, "files": [
+            SimpleUploadedFile("a.md", POLICY), SimpleUploadedFile("b.md", b"---\ntitle: Only front matter\n---\n")]},
+                    follow=True)
+    ids = sorted(Document.objects.filter(collection=collection).values_list("pk", flat=True))
+    other = Document.objects.create(collection=collection, source="other.md", status="queued")
+    watched = client.get("/documents/status.json", {"ids": ",".join(map(str, ids))}).json()
+    assert sorted(d["id"] for d in watched["documents"]) == ids and other.pk not in ids
+    assert watched["active"] == 2
+
+    ingest_documents(ids)  # what the worker does
+    watched = {d["id"]: d for d in client.get("/documents/status.json", {"ids": ",".join(map(str, ids))}).json()["documents"]}
+    ready, failed = (watched[Document.objects.get(collection=collection, source=name).pk] for name in ("a.md", "b.md"))
+    assert ready["status"] == "ready" and ready["chunks"] > 0 and not ready["advice"]
+    assert failed["status"] == "failed" and "no text to index" in failed["error"] and "upload" in failed["advice"]
+
+
+def test_upload_results_poll_only_the_uploaded_documents(client, staff, settings):
+    settings.TASK_BACKEND = "django_q"
+    collection = make_collection()
+    response = client.post("/documents/upload/", {"collection": collection.pk,
+                                                  "files": [SimpleUploadedFile("a.md", POLICY)]}, follow=True)
+    document = Document.objects.get(collection=collection)
+    html = response.content.decode()
+    assert f'data-status-url="/documents/status.json?ids={document.pk}"' in html
+    assert 'data-active="1"' in html and f'data-doc-id="{document.pk}"' in html

@@ -62,12 +62,21 @@ def document_list(request):
 
 @login_required
 def document_status(request):
-    """JSON polled by the document list while ingestion runs."""
+    """JSON polled by the document list and the upload page while ingestion runs (`?ids=1,2` narrows it)."""
     _, documents = _filtered_documents(request)
+    ids = [int(i) for i in request.GET.get("ids", "").split(",") if i.strip().isdigit()][:500]
+    if ids:
+        documents = documents.filter(pk__in=ids)
     rows = documents.values("pk", "status", "error", "chunk_count")[:500]
     return JsonResponse({**queries.ingestion_progress(documents), "documents": [
         {"id": r["pk"], "status": r["status"], "label": Document.Status(r["status"]).label, "error": r["error"],
+         "advice": FAILED_ADVICE if r["status"] == Document.Status.FAILED else "",
          "chunks": r["chunk_count"]} for r in rows]})
+
+
+# What a person can do about any failed file; the error itself says what went wrong with this one.
+FAILED_ADVICE = ("Fix the file (or export it again as PDF, Word, HTML, Markdown or text) and upload it under the "
+                 "same name to replace it, or delete it from the document list.")
 
 
 @login_required
@@ -88,7 +97,13 @@ def document_upload(request):
     return render(request, "console/document_upload.html", {
         "form": form, "outcomes": outcomes, "nav": "upload",
         "accepted": sum(1 for o in outcomes or [] if o.accepted),
+        "watch_ids": ",".join(str(o.document.pk) for o in outcomes or [] if o.document),
+        "active": any(o.document and o.document.status in ACTIVE_STATUSES for o in outcomes or []),
+        "failed_advice": FAILED_ADVICE,
     })
+
+
+ACTIVE_STATUSES = (Document.Status.QUEUED, Document.Status.PROCESSING)
 
 
 UPLOAD_RESULTS_KEY = "verity-upload-results"
