@@ -362,3 +362,21 @@ def test_upload_results_poll_only_the_uploaded_documents(client, staff, settings
     html = response.content.decode()
     assert f'data-status-url="/documents/status.json?ids={document.pk}"' in html
     assert 'data-active="1"' in html and f'data-doc-id="{document.pk}"' in html
+
+
+@pytest.mark.parametrize("query, expected", [
+    ("parental", "hr/parental-leave.md"),          # a title
+    ("vpn-setup", "it/vpn-setup.html"),             # a source path
+    ("twins", "hr/parental-leave.md"),              # only in the text
+])
+def test_document_search_finds_titles_and_text(client, staff, corpus_db, query, expected):
+    response = client.get("/documents/", {"q": query})
+    sources = {d.source for d in response.context["documents"]}
+    assert expected in sources
+    assert len(sources) < Document.objects.count(), "the search narrows the list"
+    assert 'name="q"' in response.content.decode()
+
+
+def test_document_search_with_no_match_says_so(client, staff, corpus_db):
+    response = client.get("/documents/", {"q": "xylophone quokka"})
+    assert list(response.context["documents"]) == [] and b"No documents match" in response.content

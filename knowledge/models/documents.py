@@ -5,9 +5,9 @@ from __future__ import annotations
 from django.conf import settings
 from django.contrib.postgres.fields import ArrayField
 from django.contrib.postgres.indexes import GinIndex
-from django.contrib.postgres.search import SearchVector, SearchVectorField
+from django.contrib.postgres.search import SearchQuery, SearchVector, SearchVectorField
 from django.db import models
-from django.db.models import Q
+from django.db.models import Exists, OuterRef, Q
 from django.utils.text import slugify
 from pgvector.django import HnswIndex, VectorField
 
@@ -59,6 +59,18 @@ class Collection(models.Model):
         return collection
 
 
+class DocumentQuerySet(models.QuerySet):
+    def search(self, text: str) -> "DocumentQuerySet":
+        """Documents whose title or source contains `text`, or whose chunks match it as a web search
+        (the same English full-text configuration as retrieval: "leave -parental", "\"per diem\"")."""
+        text = text.strip()
+        if not text:
+            return self
+        query = SearchQuery(text, search_type="websearch", config="english")
+        in_text = Chunk.objects.filter(document=OuterRef("pk"), search_vector=query)
+        return self.filter(Q(title__icontains=text) | Q(source__icontains=text) | Exists(in_text))
+
+
 class Document(models.Model):
     """One source document in a collection; its current version's chunks are searchable."""
 
@@ -87,6 +99,8 @@ class Document(models.Model):
     created_at = models.DateTimeField(auto_now_add=True)
     updated_at = models.DateTimeField(auto_now=True)
     indexed_at = models.DateTimeField(null=True, blank=True)
+
+    objects = DocumentQuerySet.as_manager()
 
     class Meta:
         ordering = ["collection__name", "source"]

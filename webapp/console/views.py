@@ -47,6 +47,8 @@ def _filtered_documents(request):
             documents = documents.filter(collection=form.cleaned_data["collection"])
         if form.cleaned_data["status"]:
             documents = documents.filter(status=form.cleaned_data["status"])
+        if form.cleaned_data["q"]:
+            documents = documents.search(form.cleaned_data["q"])
     return form, documents
 
 
