@@ -156,7 +156,7 @@ def test_ask_page_renders_an_answer_with_linked_citations(client, staff, corpus_
     assert 'class="cite" href="#source-1"' in html
     assert 'id="source-1"' in html
     document = Document.objects.get(source="hr/parental-leave.md")
-    assert f'href="/documents/{document.pk}/#' in html
+    assert f'href="/documents/{document.pk}/?chunk=' in html
     assert "Confidence" in html and "Sources" in html
     assert Answer.objects.filter(pk=card["answer_id"]).exists()
 
@@ -380,3 +380,14 @@ def test_document_search_finds_titles_and_text(client, staff, corpus_db, query, 
 def test_document_search_with_no_match_says_so(client, staff, corpus_db):
     response = client.get("/documents/", {"q": "xylophone quokka"})
     assert list(response.context["documents"]) == [] and b"No documents match" in response.content
+
+
+def test_citation_link_opens_the_document_on_the_highlighted_passage(client, staff, corpus_db):
+    card = client.post("/ask/", {"question": "What is the daily meal allowance when travelling?"}).context["card"]
+    assert card["citations"], card["answer"]
+    citation = card["citations"][0]
+    assert f"?chunk={citation['chunk_id']}#" in citation["href"]
+    html = client.get(citation["href"].split("#")[0]).content.decode()
+    cited = re.findall(r'<p class="cited"( id="cited-passage" tabindex="-1")?>', html)
+    assert cited and cited[0], "the cited paragraphs are marked; the first carries the id the page scrolls to"
+    assert html.count('id="cited-passage"') == 1 and "scrollIntoView" in html

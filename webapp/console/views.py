@@ -131,8 +131,10 @@ def _readable_document(request, pk: int) -> Document:
 @login_required
 def document_detail(request, pk: int):
     document = _readable_document(request, pk)
+    cited = request.GET.get("chunk", "")
     return render(request, "console/document_detail.html", {
-        "document": document, "sections": build_sections(queries.document_chunks(document)),
+        "document": document,
+        "sections": build_sections(queries.document_chunks(document), int(cited) if cited.isdigit() else None),
         "versions": document.versions.select_related("uploaded_by"),
         "can_manage": can_manage(request.user, document.collection),
         "nav": "documents",
