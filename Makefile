@@ -6,11 +6,12 @@ STAMP := $(VENV)/.installed-$(shell cat pyproject.toml | sha1sum | cut -c1-12)
 export PIP_DISABLE_PIP_VERSION_CHECK := 1
 export HF_HUB_OFFLINE := 1
 
-.PHONY: setup install run test bench eval eval-corpus worker web bot celery-worker clean-db
+.PHONY: setup install run stop test bench eval eval-corpus worker web bot celery-worker clean-db
 
 setup: install  ## venv, dependencies, database, migrations, demo admin, sample corpus
 	$(BIN)/python manage.py migrate --noinput -v 0
 	$(BIN)/python manage.py collectstatic --noinput -v 0
+	$(BIN)/python manage.py export_embedder
 	$(BIN)/python manage.py setup_demo
 
 install: $(STAMP)
@@ -24,8 +25,11 @@ $(STAMP): pyproject.toml
 	@rm -f $(VENV)/.installed-*
 	@touch $@
 
-run: setup  ## web console on 127.0.0.1:8000 + a worker (+ the Slack bot when tokens are set)
-	./scripts/run-local.sh
+run: setup  ## web console on 127.0.0.1:$PORT (default 8000) + a worker (+ the Slack bot when tokens are set)
+	@./scripts/run-local.sh
+
+stop:  ## stop the web console, worker and bot that `make run` started, and the embedded database (data kept)
+	@./scripts/stop-local.sh
 
 web: setup
 	$(BIN)/python manage.py runserver 127.0.0.1:8000

@@ -19,7 +19,9 @@ def main() -> None:
     os.environ.setdefault("DJANGO_SETTINGS_MODULE", "webapp.settings")
     from django.core.management import execute_from_command_line
 
-    execute_from_command_line(_resolve_aliases(sys.argv))
+    from webapp.env import exit_on_bad_setting
+
+    exit_on_bad_setting(lambda: execute_from_command_line(_resolve_aliases(sys.argv)))
 
 
 if __name__ == "__main__":

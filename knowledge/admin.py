@@ -68,8 +68,6 @@ class DocumentAdmin(admin.ModelAdmin):
 
     @admin.action(description="Re-ingest selected documents")
     def reingest(self, request, queryset):
-        from jobqueue import enqueue
-
         count = 0
         for document in queryset.exclude(content=b""):
             Document.objects.filter(pk=document.pk).update(status=Document.Status.QUEUED, indexed_sha256="")

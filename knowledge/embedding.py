@@ -3,12 +3,16 @@
 from __future__ import annotations
 
 import functools
+import logging
 import os
 import threading
 from collections import OrderedDict
+from pathlib import Path
 from typing import Literal, Protocol
 
 import numpy as np
+
+logger = logging.getLogger(__name__)
 
 
 class Embedder(Protocol):
@@ -56,6 +60,22 @@ class LocalMiniLM:
         return vectors.astype(np.float32, copy=False)
 
 
+def local_embedder(runtime: str, onnx_path: Path, batch_size: int) -> Embedder:
+    """MiniLM on onnxruntime when its export is there (and allowed), else on torch."""
+    if runtime != "torch" and onnx_path.exists():
+        try:
+            import onnxruntime  # noqa: F401 - only checks that the runtime is installed
+        except ImportError:
+            logger.warning("onnxruntime is not installed; embedding with torch")
+        else:
+            from knowledge.embedding_onnx import OnnxMiniLM
+
+            return OnnxMiniLM(onnx_path, batch_size=batch_size)
+    elif runtime != "torch":
+        logger.info("no ONNX export at %s (run `manage.py export_embedder`); embedding with torch", onnx_path)
+    return LocalMiniLM(batch_size=batch_size)
+
+
 @functools.lru_cache(maxsize=1)
 def get_embedder() -> Embedder:
     """The embedder the settings ask for, built once per process."""
@@ -65,7 +85,7 @@ def get_embedder() -> Embedder:
         from knowledge.providers import build_embedder
 
         return build_embedder("cohere", settings.PROVIDERS["cohere"])
-    return LocalMiniLM(batch_size=settings.VERITY_EMBED_BATCH)
+    return local_embedder(settings.VERITY_EMBED_RUNTIME, settings.VERITY_ONNX_MODEL, settings.VERITY_EMBED_BATCH)
 
 
 class VectorCache:

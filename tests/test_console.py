@@ -8,6 +8,7 @@ from datetime import date
 import pytest
 from django.core.files.uploadedfile import SimpleUploadedFile
 
+from knowledge.ingestion import ingest_documents
 from knowledge.models import Answer, Document, Feedback, KnowledgeGap
 from verification import review as reviews
 from tests.factories import make_collection, make_user
@@ -114,7 +115,8 @@ def test_upload_queues_without_running_when_a_worker_is_used(client, staff, sett
     assert document.status == Document.Status.QUEUED
     status = client.get("/documents/status.json", {"collection": collection.pk}).json()
     assert status["total"] == 1 and status["active"] == 1 and status["done"] == 0
-    assert status["documents"] == [{"id": document.pk, "status": "queued", "label": "Queued", "error": "", "chunks": 0}]
+    assert status["documents"] == [{"id": document.pk, "status": "queued", "label": "Queued", "error": "",
+                                    "advice": "", "chunks": 0}]
     page = client.get("/documents/", {"collection": collection.pk})
     assert b'data-active="1"' in page.content and b"Reading documents" in page.content
 
@@ -154,7 +156,7 @@ def test_ask_page_renders_an_answer_with_linked_citations(client, staff, corpus_
     assert 'class="cite" href="#source-1"' in html
     assert 'id="source-1"' in html
     document = Document.objects.get(source="hr/parental-leave.md")
-    assert f'href="/documents/{document.pk}/#' in html
+    assert f'href="/documents/{document.pk}/?chunk=' in html
     assert "Confidence" in html and "Sources" in html
     assert Answer.objects.filter(pk=card["answer_id"]).exists()
 
@@ -316,3 +318,76 @@ def test_a_reviewers_edit_is_checked_against_the_cited_sources(client, staff):
     client.post(f"/review/{wrong.pk}/", {"action": "verify", "text": "The daily meal allowance is 55 USD [1]."})
     wrong.refresh_from_db()
     assert not reviews.edit_findings(wrong)  # findings belong to the text they were found in
+
+
+def test_refusal_links_the_closest_documents(client, staff, corpus_db):
+    response = client.post("/ask/", {"question": "What is the dress code for the annual gala dinner?",
+                                     "no_cache": "on"})
+    card = response.context["card"]
+    assert card["refused"] is True
+    page = response.content.decode()
+    assert card["closest"], "a refusal names the documents it came closest to"
+    for document in card["closest"]:
+        assert document["title"] in card["answer"]
+        assert f'href="{document["href"]}"' in page and "/documents/" in document["href"]
+
+
+def test_upload_page_watches_its_own_files_until_ready_or_failed(client, staff, settings,
+                                                                  django_capture_on_commit_callbacks):
+    settings.TASK_BACKEND = "django_q"
+    collection = make_collection()
+    with django_capture_on_commit_callbacks(execute=False):
+        client.post("/documents/upload/", {"collection": collection.pk, "files": [
+            SimpleUploadedFile("a.md", POLICY), SimpleUploadedFile("b.md", b"---\ntitle: Only front matter\n---\n")]},
+                    follow=True)
+    ids = sorted(Document.objects.filter(collection=collection).values_list("pk", flat=True))
+    other = Document.objects.create(collection=collection, source="other.md", status="queued")
+    watched = client.get("/documents/status.json", {"ids": ",".join(map(str, ids))}).json()
+    assert sorted(d["id"] for d in watched["documents"]) == ids and other.pk not in ids
+    assert watched["active"] == 2
+
+    ingest_documents(ids)  # what the worker does
+    watched = {d["id"]: d for d in client.get("/documents/status.json", {"ids": ",".join(map(str, ids))}).json()["documents"]}
+    ready, failed = (watched[Document.objects.get(collection=collection, source=name).pk] for name in ("a.md", "b.md"))
+    assert ready["status"] == "ready" and ready["chunks"] > 0 and not ready["advice"]
+    assert failed["status"] == "failed" and "no text to index" in failed["error"] and "upload" in failed["advice"]
+
+
+def test_upload_results_poll_only_the_uploaded_documents(client, staff, settings):
+    settings.TASK_BACKEND = "django_q"
+    collection = make_collection()
+    response = client.post("/documents/upload/", {"collection": collection.pk,
+                                                  "files": [SimpleUploadedFile("a.md", POLICY)]}, follow=True)
+    document = Document.objects.get(collection=collection)
+    html = response.content.decode()
+    assert f'data-status-url="/documents/status.json?ids={document.pk}"' in html
+    assert 'data-active="1"' in html and f'data-doc-id="{document.pk}"' in html
+
+
+@pytest.mark.parametrize("query, expected", [
+    ("parental", "hr/parental-leave.md"),          # a title
+    ("vpn-setup", "it/vpn-setup.html"),             # a source path
+    ("twins", "hr/parental-leave.md"),              # only in the text
+])
+def test_document_search_finds_titles_and_text(client, staff, corpus_db, query, expected):
+    response = client.get("/documents/", {"q": query})
+    sources = {d.source for d in response.context["documents"]}
+    assert expected in sources
+    assert len(sources) < Document.objects.count(), "the search narrows the list"
+    assert 'name="q"' in response.content.decode()
+
+
+def test_document_search_with_no_match_says_so(client, staff, corpus_db):
+    response = client.get("/documents/", {"q": "xylophone quokka"})
+    assert list(response.context["documents"]) == [] and b"No documents match" in response.content
+
+
+def test_citation_link_opens_the_document_on_the_highlighted_passage(client, staff, corpus_db):
+    card = client.post("/ask/", {"question": "What is the daily meal allowance when travelling?"}).context["card"]
+    assert card["citations"], card["answer"]
+    citation = card["citations"][0]
+    assert f"?chunk={citation['chunk_id']}#" in citation["href"]
+    html = client.get(citation["href"].split("#")[0]).content.decode()
+    cited = re.findall(r'<p class="cited"( id="cited-passage" tabindex="-1")?>', html)
+    assert cited and cited[0], "the cited paragraphs are marked; the first carries the id the page scrolls to"
+    assert html.count('id="cited-passage"') == 1 and "scrollIntoView" in html

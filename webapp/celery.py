@@ -5,7 +5,18 @@ from celery import Celery
 from celery.schedules import crontab
 from kombu import Queue
 
+from webapp.env import exit_on_bad_setting
+
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "webapp.settings")
+
+
+def _read_settings():
+    from django.conf import settings
+
+    return settings.INSTALLED_APPS  # reading one forces `.env` and every variable to be checked now
+
+
+exit_on_bad_setting(_read_settings)
 
 app = Celery("verity")
 app.config_from_object("django.conf:settings", namespace="CELERY")

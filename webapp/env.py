@@ -7,9 +7,14 @@ so a typo in `.env` stops the process at start instead of surfacing as odd behav
 from __future__ import annotations
 
 import os
+import sys
+from collections.abc import Callable
 from pathlib import Path
+from typing import TypeVar
 
 from django.core.exceptions import ImproperlyConfigured
+
+T = TypeVar("T")
 
 _TRUE = {"1", "true", "yes", "on"}
 _FALSE = {"0", "false", "no", "off", ""}
@@ -104,3 +109,41 @@ def env_identifier(name: str, default: str) -> str:
     if not value.replace("_", "a").isalnum() or not value.islower() or value[0].isdigit():
         raise ImproperlyConfigured(f"{name} must be lower-case letters, digits and underscores; got {value!r}")
     return value
+
+
+def load_env_file(path: Path) -> list[str]:
+    """Copy `NAME=value` lines from a `.env` file into the environment; variables already set win.
+
+    Returns the names it set. A missing file is not an error: every variable has a local default.
+    """
+    if not path.is_file():
+        return []
+    from dotenv import dotenv_values
+
+    loaded = []
+    for name, value in dotenv_values(path, interpolate=True).items():
+        if value is not None and name not in os.environ:
+            os.environ[name] = value
+            loaded.append(name)
+    return loaded
+
+
+def exit_on_bad_setting(start: Callable[[], T]) -> T:
+    """Run a process entry point; a setting that cannot be used ends it with one line, no traceback."""
+    try:
+        return start()
+    except ImproperlyConfigured as error:
+        sys.stderr.write(f"Configuration error: {error} (set it in .env or the environment; see .env.example)\n")
+        raise SystemExit(2) from None
+
+
+def main(argv: list[str]) -> int:
+    """`python -m webapp.env NAME...`: print each variable after `.env` is read (for shell scripts)."""
+    load_env_file(Path(os.environ.get("VERITY_ENV_FILE") or Path(__file__).resolve().parent.parent / ".env"))
+    for name in argv:
+        print(os.environ.get(name, ""))
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main(sys.argv[1:]))

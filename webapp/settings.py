@@ -9,9 +9,15 @@ from urllib.parse import parse_qs, unquote, urlparse
 from django.core.exceptions import ImproperlyConfigured
 
 from webapp.env import (env_bool, env_choice, env_float, env_identifier, env_int, env_list, env_path, env_rate,
-                        env_str)
+                        env_str, load_env_file)
 
 BASE_DIR = Path(__file__).resolve().parent.parent
+# Every process (web, worker, bot, management commands, gunicorn, celery) reads `.env` here, once;
+# variables already in the environment win. VERITY_ENV_FILE points elsewhere (an empty value: none).
+# Under pytest (which sets PYTEST_VERSION) a developer's `.env` must not change what is tested.
+ENV_FILE = os.environ.get("VERITY_ENV_FILE", "" if "PYTEST_VERSION" in os.environ else str(BASE_DIR / ".env"))
+if ENV_FILE:
+    load_env_file(Path(ENV_FILE))
 VAR_DIR = env_path("VERITY_VAR_DIR", BASE_DIR / "var")
 
 # Models come from installed packages; nothing may reach a model hub at run time.
@@ -39,6 +45,8 @@ INSTALLED_APPS = [
     "django.contrib.postgres",
     "rest_framework",
     "rest_framework.authtoken",
+    "drf_spectacular",
+    "drf_spectacular_sidecar",
     "django_q",
     "knowledge.apps.KnowledgeConfig",
     "verification",
@@ -140,6 +148,20 @@ REST_FRAMEWORK = {
     # Requests per user; e.g. 60/min, 1000/hour, 10/s.
     "DEFAULT_THROTTLE_RATES": {"user": env_rate("VERITY_API_RATE", "60/min")},
     "EXCEPTION_HANDLER": "webapp.api.errors.exception_handler",
+    "DEFAULT_SCHEMA_CLASS": "drf_spectacular.openapi.AutoSchema",
+}
+SPECTACULAR_SETTINGS = {
+    "TITLE": "Verity API",
+    "DESCRIPTION": ("Answers from the company's documents with citations, the documents themselves, and "
+                    "feedback on answers. Authenticate with `Authorization: Token <key>` "
+                    "(`manage.py create_api_token USER`). Every error is JSON: `{\"error\": \"...\"}`."),
+    "VERSION": "1",
+    "SERVE_INCLUDE_SCHEMA": False,
+    # Swagger UI's files come from an installed package: the docs page works without the internet.
+    "SWAGGER_UI_DIST": "SIDECAR",
+    "SWAGGER_UI_FAVICON_HREF": "SIDECAR",
+    "REDOC_DIST": "SIDECAR",
+    "COMPONENT_SPLIT_REQUEST": True,
 }
 
 # --- Workers -----------------------------------------------------------------------------
@@ -168,6 +190,9 @@ Q_CLUSTER = {
 # --- Knowledge ---------------------------------------------------------------------------
 VERITY_EMBEDDER = env_choice("VERITY_EMBEDDER", ("local", "cohere"), "local")
 VERITY_EMBED_BATCH = env_int("VERITY_EMBED_BATCH", 64, minimum=1)
+# auto: the ONNX export of MiniLM when `make setup` made one (fast start), else torch.
+VERITY_EMBED_RUNTIME = env_choice("VERITY_EMBED_RUNTIME", ("auto", "torch"), "auto")
+VERITY_ONNX_MODEL = env_path("VERITY_ONNX_MODEL", VAR_DIR / "models" / "all-MiniLM-L6-v2.onnx")
 VERITY_MAX_UPLOAD_MB = env_int("VERITY_MAX_UPLOAD_MB", 50, minimum=1)
 VERITY_CHUNK_MAX_TOKENS = env_int("VERITY_CHUNK_MAX_TOKENS", 256, minimum=32, maximum=512)
 VERITY_CHUNK_TARGET_TOKENS = env_int("VERITY_CHUNK_TARGET_TOKENS", 200, minimum=32, maximum=512)

@@ -6,8 +6,10 @@ import os
 
 from django.core.wsgi import get_wsgi_application
 
+from webapp.env import exit_on_bad_setting
+
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "webapp.settings")
-django_application = get_wsgi_application()
+django_application = exit_on_bad_setting(get_wsgi_application)
 
 from bot.wsgi import SlackEventsFirst  # noqa: E402 - needs Django set up first
 

@@ -33,8 +33,9 @@ class SourcePassage:
     @property
     def url(self) -> str:
         """Link to the exact section in the web console."""
+        # ?chunk= highlights the passage itself; the anchor still reaches the section without scripts.
         anchor = f"#{self.first.anchor}" if self.first.anchor else ""
-        return f"{settings.SITE_URL}/documents/{self.first.document_id}/{anchor}"
+        return f"{settings.SITE_URL}/documents/{self.first.document_id}/?chunk={self.first.chunk_id}{anchor}"
 
     @property
     def source_ref(self) -> str:

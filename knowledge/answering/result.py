@@ -49,6 +49,7 @@ class AnswerResult:
     standalone_question: str = ""
     badge: str = ""
     flag_reason: str = ""
+    closest: list[dict] = field(default_factory=list)  # a refusal's nearest documents: title, source, url
 
     @property
     def verified(self) -> bool:
@@ -73,4 +74,5 @@ class AnswerResult:
             "note": self.note,
             "retrieved": self.retrieved,
             "evidence": self.evidence,
+            "closest": self.closest,
         }

@@ -210,6 +210,7 @@ def answer_question(question: str, options: AskOptions | None = None,
     if evidence.decision == "refuse":
         result.refused = True
         result.answer = REFUSAL_TEXT.format(searched=_searched(passages, len(collection_ids)))
+        result.closest = _closest(passages)
         result.confidence = round(evidence.strength * 0.5, 3)
         result.provider = "none"
     else:
@@ -226,6 +227,7 @@ def answer_question(question: str, options: AskOptions | None = None,
         if not result.answer.strip() or not result.citations:
             result.refused = True
             result.answer = REFUSAL_TEXT.format(searched=_searched(passages, len(collection_ids)))
+            result.closest = _closest(passages)
             result.citations = []
         elif result.confidence < settings.VERITY_ANSWER_MIN_CONFIDENCE:
             result.warning = WARNING_TEXT.format(score=result.confidence)
@@ -323,6 +325,14 @@ def _citations(answer: str, passages: list[SourcePassage]) -> list[Citation]:
 def _retrieved(hits) -> list[dict]:
     return [{"chunk_id": h.chunk_id, "source": h.citation_source, "score": round(h.score, 4),
              "fused": round(h.fused, 5), "retrievers": h.retrievers} for h in hits]
+
+
+def _closest(passages: list[SourcePassage]) -> list[dict]:
+    """The documents a refusal names as closest (the same three `_searched` lists), with their links."""
+    seen: dict[str, dict] = {}
+    for passage in passages[:3]:
+        seen.setdefault(passage.title, {"title": passage.title, "source": passage.source_ref, "url": passage.url})
+    return list(seen.values())
 
 
 def _searched(passages: list[SourcePassage], collections: int) -> str:

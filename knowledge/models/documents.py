@@ -5,9 +5,9 @@ from __future__ import annotations
 from django.conf import settings
 from django.contrib.postgres.fields import ArrayField
 from django.contrib.postgres.indexes import GinIndex
-from django.contrib.postgres.search import SearchVector, SearchVectorField
+from django.contrib.postgres.search import SearchQuery, SearchVector, SearchVectorField
 from django.db import models
-from django.db.models import Q
+from django.db.models import Exists, OuterRef, Q
 from django.utils.text import slugify
 from pgvector.django import HnswIndex, VectorField
 
@@ -58,7 +58,6 @@ class Collection(models.Model):
         collection, _ = cls.objects.get_or_create(name=name, defaults={"slug": slugify(name)[:120]})
         return collection
 
-
     @classmethod
     def get_or_create_for_ingest(cls, name: str | None, *, public: bool = False,
                                  owner=None) -> tuple["Collection", bool]:
@@ -69,6 +68,18 @@ class Collection(models.Model):
         if created and owner is not None:
             collection.owners.add(owner)
         return collection, created
+
+
+class DocumentQuerySet(models.QuerySet):
+    def search(self, text: str) -> "DocumentQuerySet":
+        """Documents whose title or source contains `text`, or whose chunks match it as a web search
+        (the same English full-text configuration as retrieval: "leave -parental", "\"per diem\"")."""
+        text = text.strip()
+        if not text:
+            return self
+        query = SearchQuery(text, search_type="websearch", config="english")
+        in_text = Chunk.objects.filter(document=OuterRef("pk"), search_vector=query)
+        return self.filter(Q(title__icontains=text) | Q(source__icontains=text) | Exists(in_text))
 
 
 class Document(models.Model):
@@ -105,6 +116,8 @@ class Document(models.Model):
     processing_since = models.DateTimeField(null=True, blank=True)
     processing_by = models.CharField(max_length=120, blank=True, help_text="host:pid of the worker reading it")
     attempts = models.PositiveSmallIntegerField(default=0, help_text="Ingestion jobs started for this version")
+
+    objects = DocumentQuerySet.as_manager()
 
     class Meta:
         ordering = ["collection__name", "source"]

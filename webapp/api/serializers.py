@@ -75,3 +75,67 @@ class FeedbackSerializer(serializers.Serializer):
 
     kind = serializers.ChoiceField(choices=Feedback.Kind.values)
     reason = serializers.CharField(max_length=2000, required=False, allow_blank=True, default="")
+
+
+# --- Response shapes, for the OpenAPI schema (/api/schema/) ------------------------------------------
+
+class ErrorSerializer(serializers.Serializer):
+    """Every error response: a one-line message, per-field messages for bad input, what to do next."""
+
+    error = serializers.CharField()
+    hint = serializers.CharField(required=False)
+
+
+# `fields` is the name of a Serializer property, so the field of that name is declared after the class.
+ErrorSerializer._declared_fields["fields"] = serializers.DictField(
+    required=False, help_text="Per-field messages (400 only).")
+
+
+class CitationSerializer(serializers.Serializer):
+    """One numbered source of an answer; `url` opens the document at the cited passage."""
+
+    n = serializers.IntegerField()
+    source = serializers.CharField()
+    title = serializers.CharField()
+    url = serializers.CharField()
+    chunk_id = serializers.IntegerField()
+    quote = serializers.CharField()
+    collection = serializers.CharField()
+    updated_at = serializers.CharField(allow_null=True)
+
+
+class AskResultSerializer(serializers.Serializer):
+    """The JSON of `manage.py ask --json`: the answer (or refusal), citations, confidence and timings."""
+
+    answer = serializers.CharField()
+    refused = serializers.BooleanField()
+    confidence = serializers.FloatField(help_text="0..1: the probability that the answer holds the asked fact.")
+    citations = CitationSerializer(many=True)
+    cache = serializers.CharField(help_text="miss, or the cache layer that served a stored answer.")
+    verification = serializers.DictField()
+    timings_ms = serializers.DictField(child=serializers.FloatField())
+    status = serializers.CharField()
+    warning = serializers.CharField()
+    answer_id = serializers.IntegerField(allow_null=True)
+    provider = serializers.CharField()
+    model = serializers.CharField()
+    note = serializers.CharField()
+    retrieved = serializers.ListField(child=serializers.DictField())
+    evidence = serializers.DictField()
+    closest = serializers.ListField(child=serializers.DictField(), help_text=(
+        "For a refusal: the nearest documents (title, source, url), which cover the topic but not the answer."))
+
+
+class UploadResultSerializer(serializers.Serializer):
+    """What happened to each uploaded file, and the documents that were accepted."""
+
+    results = serializers.ListField(child=serializers.DictField())
+    documents = DocumentSerializer(many=True)
+    error = serializers.CharField(required=False)
+
+
+class FeedbackResultSerializer(serializers.Serializer):
+    id = serializers.IntegerField(allow_null=True)
+    kind = serializers.CharField()
+    answer_id = serializers.IntegerField()
+    answer_status = serializers.CharField()

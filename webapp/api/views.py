@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from drf_spectacular.utils import OpenApiParameter, extend_schema
 from rest_framework import generics, status
 from rest_framework.pagination import PageNumberPagination
 from rest_framework.parsers import FormParser, JSONParser, MultiPartParser
@@ -11,25 +12,16 @@ from rest_framework.views import APIView
 from knowledge.answering import AskOptions, answer_question
 from knowledge.models import Answer, Collection
 from verification import curation
+from webapp.api.errors import bad_request, error_response
 from webapp.api.permissions import CanUploadOrReadOnly
-from webapp.api.serializers import (AskSerializer, DocumentDetailSerializer, DocumentSerializer, FeedbackSerializer,
-                                    UploadSerializer)
+from webapp.api.serializers import (AskResultSerializer, AskSerializer, DocumentDetailSerializer, DocumentSerializer,
+                                    ErrorSerializer, FeedbackResultSerializer, FeedbackSerializer,
+                                    UploadResultSerializer, UploadSerializer)
 from webapp.roles import can_manage, can_see_answer, readable_collections, readable_documents
 from webapp.uploads import accept_uploads
 
-
-def _first_error(errors) -> str:
-    """A one-line message from serializer errors, e.g. 'question: This field is required.'"""
-    for field, messages in errors.items():
-        message = messages[0] if isinstance(messages, list) and messages else messages
-        if isinstance(message, dict):  # nested (list items)
-            message = next(iter(message.values()))[0]
-        return str(message) if field == "non_field_errors" else f"{field}: {message}"
-    return "Invalid request."
-
-
-def bad_request(errors) -> Response:
-    return Response({"error": _first_error(errors), "fields": errors}, status=status.HTTP_400_BAD_REQUEST)
+# Error responses every authenticated endpoint can give.
+ERRORS = {code: ErrorSerializer for code in (400, 401, 403, 404, 405, 429)}
 
 
 class AskView(APIView):
@@ -37,6 +29,8 @@ class AskView(APIView):
 
     parser_classes = [JSONParser, FormParser]
 
+    @extend_schema(request=AskSerializer, responses={200: AskResultSerializer, **ERRORS}, tags=["answers"],
+                   summary="Ask a question")
     def post(self, request):
         readable = set(readable_collections(request.user).values_list("pk", flat=True))
         serializer = AskSerializer(data=request.data, readable_ids=readable)
@@ -74,14 +68,23 @@ class DocumentListView(generics.ListAPIView):
             documents = documents.filter(status=self.request.query_params["status"])
         return documents
 
+    @extend_schema(tags=["documents"], summary="List documents", parameters=[
+        OpenApiParameter("collection", int, description="only this collection"),
+        OpenApiParameter("status", str, description="queued, processing, ready or failed")],
+        responses={200: DocumentSerializer(many=True), **ERRORS})
+    def get(self, request, *args, **kwargs):
+        return super().get(request, *args, **kwargs)
+
+    @extend_schema(request={"multipart/form-data": UploadSerializer}, tags=["documents"],
+                   summary="Upload documents", responses={201: UploadResultSerializer, **ERRORS})
     def post(self, request):
         serializer = UploadSerializer(data=request.data)
         if not serializer.is_valid():
             return bad_request(serializer.errors)
         collection = Collection.objects.filter(pk=serializer.validated_data["collection"]).first()
         if collection is None or not can_manage(request.user, collection):
-            return Response({"error": "You do not own this collection (or it does not exist); only its owners "
-                                      "and staff may upload to it."}, status=status.HTTP_403_FORBIDDEN)
+            return error_response("You do not own this collection (or it does not exist); only its owners "
+                                  "and staff may upload to it.", status.HTTP_403_FORBIDDEN)
         outcomes = accept_uploads(collection, serializer.validated_data["file"], owner=request.user)
         accepted = [o for o in outcomes if o.accepted]
         body = {"results": [o.to_dict() for o in outcomes],
@@ -98,6 +101,11 @@ class DocumentDetailView(generics.RetrieveAPIView):
 
     serializer_class = DocumentDetailSerializer
 
+    @extend_schema(tags=["documents"], summary="One document with its versions",
+                   responses={200: DocumentDetailSerializer, **ERRORS})
+    def get(self, request, *args, **kwargs):
+        return super().get(request, *args, **kwargs)
+
     def get_queryset(self):
         return readable_documents(self.request.user).select_related("collection").prefetch_related("versions__uploaded_by")
 
@@ -107,15 +115,15 @@ class FeedbackView(APIView):
 
     parser_classes = [JSONParser, FormParser]
 
+    @extend_schema(request=FeedbackSerializer, responses={201: FeedbackResultSerializer, **ERRORS},
+                   tags=["answers"], summary="Give feedback on an answer")
     def post(self, request, pk: int):
         answer = Answer.objects.filter(pk=pk).first()
         if answer is None or not can_see_answer(request.user, answer):
-            return Response({"error": "No such answer."}, status=status.HTTP_404_NOT_FOUND)
+            return error_response("No such answer.", status.HTTP_404_NOT_FOUND)
         serializer = FeedbackSerializer(data=request.data)
         if not serializer.is_valid():
             return bad_request(serializer.errors)
-        if not curation.can_see_answer(request.user, answer):
-            return Response({"detail": "Not found."}, status=status.HTTP_404_NOT_FOUND)
         feedback = curation.give_feedback(answer, serializer.validated_data["kind"], user=request.user,
                                           reason=serializer.validated_data["reason"])
         answer.refresh_from_db(fields=["status", "helpful_count", "unhelpful_count", "flag_pending"])
@@ -127,7 +135,7 @@ class AnswerView(APIView):
     """GET one answer as askers see it (text, citations, status, badge, warning); 404 when not visible."""
 
     def get(self, request, pk: int):
-        answer = get_object_or_404(Answer, pk=pk)
-        if not curation.can_see_answer(request.user, answer):
-            return Response({"detail": "Not found."}, status=status.HTTP_404_NOT_FOUND)
+        answer = Answer.objects.filter(pk=pk).first()
+        if answer is None or not can_see_answer(request.user, answer):
+            return error_response("No such answer.", status.HTTP_404_NOT_FOUND)
         return Response(curation.served_answer(answer).to_dict())

@@ -12,6 +12,8 @@ class DocumentFilterForm(forms.Form):
 
     collection = forms.ModelChoiceField(queryset=None, required=False, empty_label="All collections")
     status = forms.ChoiceField(choices=[("", "Any status"), *Document.Status.choices], required=False)
+    q = forms.CharField(required=False, max_length=200, widget=forms.TextInput(attrs={
+        "type": "search", "placeholder": "Search titles and text", "aria-label": "Search documents"}))
 
     def __init__(self, *args, collections, **kwargs):
         super().__init__(*args, **kwargs)

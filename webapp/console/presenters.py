@@ -27,8 +27,9 @@ def confidence_level(confidence: float) -> str:
 def answer_card(data: dict, question: str) -> dict:
     """An AnswerResult.to_dict() (or a stored answer in that shape) ready for the answer card."""
     citations = [{**c, "href": local_url(c.get("url", ""))} for c in data.get("citations") or [] if isinstance(c, dict)]
+    closest = [{**c, "href": local_url(c.get("url", ""))} for c in data.get("closest") or [] if isinstance(c, dict)]
     confidence = float(data.get("confidence") or 0)
-    return {**data, "question": question, "citations": citations, "confidence_pct": round(confidence * 100),
+    return {**data, "question": question, "citations": citations, "closest": closest, "confidence_pct": round(confidence * 100),
             "level": confidence_level(confidence), "verified": data.get("status") == Answer.Status.VERIFIED}
 
 

@@ -14,12 +14,23 @@ class Section:
     trail: list[str]
     level: int
     page: int | None
-    paragraphs: list[str] = field(default_factory=list)
+    paragraphs: list[Paragraph] = field(default_factory=list)
     show_id: bool = True
 
 
-def build_sections(chunks) -> list[Section]:
-    """Sections in reading order; each anchor is used as an element id once only (ids must be unique)."""
+@dataclass
+class Paragraph:
+    """One paragraph of a chunk; `cited` when it belongs to the passage a citation link points at."""
+
+    text: str
+    chunk_id: int
+    cited: bool = False
+    first_cited: bool = False
+
+
+def build_sections(chunks, cited_chunk: int | None = None) -> list[Section]:
+    """Sections in reading order; each anchor is used as an element id once only (ids must be unique).
+    The paragraphs of `cited_chunk` are marked so the page can highlight them and scroll to the first."""
     sections: list[Section] = []
     seen: set[str] = set()
     for chunk in chunks:
@@ -32,5 +43,7 @@ def build_sections(chunks) -> list[Section]:
                               show_id=bool(chunk.anchor) and chunk.anchor not in seen)
             seen.add(chunk.anchor)
             sections.append(current)
-        current.paragraphs.extend(p.strip() for p in chunk.text.split("\n\n") if p.strip())
+        cited = chunk.pk == cited_chunk
+        texts = [p.strip() for p in chunk.text.split("\n\n") if p.strip()]
+        current.paragraphs.extend(Paragraph(text, chunk.pk, cited, cited and i == 0) for i, text in enumerate(texts))
     return sections

@@ -16,7 +16,7 @@ from django.views.decorators.http import require_POST
 from knowledge.answering import AskOptions, answer_question
 from knowledge.gaps import list_gaps, set_gap_resolved
 from knowledge.ingestion import delete_document
-from knowledge.models import Answer, Document, QueryLog
+from knowledge.models import Answer, Document
 from verification import curation
 from verification import review as reviews
 from webapp.console import presenters, queries
@@ -47,6 +47,8 @@ def _filtered_documents(request):
             documents = documents.filter(collection=form.cleaned_data["collection"])
         if form.cleaned_data["status"]:
             documents = documents.filter(status=form.cleaned_data["status"])
+        if form.cleaned_data["q"]:
+            documents = documents.search(form.cleaned_data["q"])
     return form, documents
 
 
@@ -62,12 +64,21 @@ def document_list(request):
 
 @login_required
 def document_status(request):
-    """JSON polled by the document list while ingestion runs."""
+    """JSON polled by the document list and the upload page while ingestion runs (`?ids=1,2` narrows it)."""
     _, documents = _filtered_documents(request)
+    ids = [int(i) for i in request.GET.get("ids", "").split(",") if i.strip().isdigit()][:500]
+    if ids:
+        documents = documents.filter(pk__in=ids)
     rows = documents.values("pk", "status", "error", "chunk_count")[:500]
     return JsonResponse({**queries.ingestion_progress(documents), "documents": [
         {"id": r["pk"], "status": r["status"], "label": Document.Status(r["status"]).label, "error": r["error"],
+         "advice": FAILED_ADVICE if r["status"] == Document.Status.FAILED else "",
          "chunks": r["chunk_count"]} for r in rows]})
+
+
+# What a person can do about any failed file; the error itself says what went wrong with this one.
+FAILED_ADVICE = ("Fix the file (or export it again as PDF, Word, HTML, Markdown or text) and upload it under the "
+                 "same name to replace it, or delete it from the document list.")
 
 
 @login_required
@@ -88,7 +99,13 @@ def document_upload(request):
     return render(request, "console/document_upload.html", {
         "form": form, "outcomes": outcomes, "nav": "upload",
         "accepted": sum(1 for o in outcomes or [] if o.accepted),
+        "watch_ids": ",".join(str(o.document.pk) for o in outcomes or [] if o.document),
+        "active": any(o.document and o.document.status in ACTIVE_STATUSES for o in outcomes or []),
+        "failed_advice": FAILED_ADVICE,
     })
+
+
+ACTIVE_STATUSES = (Document.Status.QUEUED, Document.Status.PROCESSING)
 
 
 UPLOAD_RESULTS_KEY = "verity-upload-results"
@@ -114,8 +131,10 @@ def _readable_document(request, pk: int) -> Document:
 @login_required
 def document_detail(request, pk: int):
     document = _readable_document(request, pk)
+    cited = request.GET.get("chunk", "")
     return render(request, "console/document_detail.html", {
-        "document": document, "sections": build_sections(queries.document_chunks(document)),
+        "document": document,
+        "sections": build_sections(queries.document_chunks(document), int(cited) if cited.isdigit() else None),
         "versions": document.versions.select_related("uploaded_by"),
         "can_manage": can_manage(request.user, document.collection),
         "nav": "documents",

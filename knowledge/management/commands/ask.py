@@ -11,6 +11,8 @@ from knowledge.answering import AskOptions, QuestionError, answer_question, chec
 
 class Command(BaseCommand):
     help = "Ask the knowledge base a question."
+    # The system checks import every URL module (API, Slack, admin); a one-shot question needs none.
+    requires_system_checks = []
 
     def add_arguments(self, parser):
         parser.add_argument("question")

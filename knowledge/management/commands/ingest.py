@@ -7,10 +7,10 @@ from pathlib import Path
 
 from django.contrib.auth import get_user_model
 from django.core.management.base import BaseCommand, CommandError
-from tqdm import tqdm
 
 from knowledge.ingestion import (ingest_documents, is_supported, max_upload_bytes, register_upload, too_large,
                                  unsupported_reason)
+from knowledge.management.progress import Progress
 from knowledge.models import Collection, Document
 
 
@@ -60,7 +60,9 @@ class Command(BaseCommand):
         files = [(path, source) for path, source in files if path.stat().st_size <= max_upload_bytes()]
         pending: list[int] = []
         unchanged = 0
-        for path, source in tqdm(files, desc="Registering", unit="file", disable=None):
+        registering = Progress(len(files), "Registering", "files")
+        for path, source in files:
+            registering.update()
             document, needs_ingest = register_upload(collection, source, path.read_bytes())
             if not needs_ingest and document.status == Document.Status.FAILED:
                 refused.append((source, document.error or "the file could not be stored"))
@@ -72,8 +74,9 @@ class Command(BaseCommand):
                 pending.append(document.pk)
             elif document.status != Document.Status.FAILED:
                 unchanged += 1
+        registering.close()
         if options["sync"]:
-            with tqdm(total=len(pending), desc="Ingesting", unit="doc", disable=None) as bar:
+            with Progress(len(pending), "Ingesting", "documents") as bar:
                 for start in range(0, len(pending), 16):
                     batch = pending[start:start + 16]
                     ingest_documents(batch)
@@ -112,7 +115,7 @@ class Command(BaseCommand):
     def _wait(self, ids: list[int], timeout: float) -> None:
         deadline = time.monotonic() + timeout
         terminal = [Document.Status.READY, Document.Status.FAILED]
-        with tqdm(total=len(ids), desc="Ingesting (worker)", unit="doc", disable=None) as bar:
+        with Progress(len(ids), "Ingesting (worker)", "documents") as bar:
             while True:
                 done = Document.objects.filter(pk__in=ids, status__in=terminal).count()
                 bar.update(done - bar.n)

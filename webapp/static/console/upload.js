@@ -45,28 +45,43 @@
   }
 
   // --- Poll ingestion status while documents are queued or processing -----------------
-  var panel = document.getElementById("progress");
+  // The document list has a progress panel; the upload page a results table of the files just sent.
+  var panel = document.getElementById("progress") || document.getElementById("upload-results");
   if (!panel || panel.getAttribute("data-active") === "0") return;
   var url = panel.getAttribute("data-status-url");
   var classes = { ready: "badge-ok", failed: "badge-bad", processing: "badge-info", queued: "badge-warn" };
 
+  function setText(row, selector, text) {
+    var cell = row.querySelector(selector);
+    if (!cell) return;
+    cell.textContent = text;
+    cell.hidden = !text && text !== 0;
+  }
+
   function update(data) {
-    document.getElementById("progress-bar").style.width = data.percent + "%";
-    document.getElementById("progress-text").textContent = data.done + " of " + data.total + " done";
+    var bar = document.getElementById("progress-bar");
+    if (bar) {
+      bar.style.width = data.percent + "%";
+      document.getElementById("progress-text").textContent = data.done + " of " + data.total + " done";
+    }
     data.documents.forEach(function (doc) {
       var row = document.querySelector('tr[data-doc-id="' + doc.id + '"]');
       if (!row) return;
       var badge = row.querySelector(".doc-status");
       badge.className = "badge doc-status " + (classes[doc.status] || "badge-muted");
       badge.textContent = doc.label;
-      row.querySelector(".doc-chunks").textContent = doc.chunks;
-      var error = row.querySelector(".doc-error");
-      error.textContent = doc.error;
-      error.hidden = !doc.error;
+      setText(row, ".doc-chunks", doc.chunks);
+      setText(row, ".doc-error", doc.error);
+      setText(row, ".doc-advice", doc.advice || "");
     });
     if (data.active === 0) {
-      panel.querySelector("strong").textContent = "All documents read.";
-      setTimeout(function () { panel.hidden = true; }, 4000);
+      var live = document.getElementById("upload-live");
+      if (live) {
+        live.textContent = "All files read.";
+      } else {
+        panel.querySelector("strong").textContent = "All documents read.";
+        setTimeout(function () { panel.hidden = true; }, 4000);
+      }
       return false;
     }
     return true;
