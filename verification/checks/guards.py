@@ -19,6 +19,7 @@ from .support import PassageIndex, Support, decide, score_support
 from .types import Claim, Source, Thresholds, Verdict
 
 LINK_REMOVED = "[link removed]"
+_YES_NO = re.compile(r"^\s*(?:no|yes)\b[,.;:!]?\s*", re.I)
 
 
 def split_citations(claim: Claim, valid: set[int]) -> tuple[tuple[int, ...], tuple[int, ...]]:
@@ -121,7 +122,8 @@ def assess(claim_text: str, passages: list[PassageIndex], th: Thresholds,
     checks["identifiers"] = f"{idents.status}: {idents.detail}"
     names = check_names(claim_text, joined)
     checks["names"] = f"{names.status}: {names.detail}"
-    pol = check_polarity(claim_text, [s for p in passages for s in p.scoped], th.alignment)
+    # A leading "No," / "Yes," answers the question; it is not a negation of the claim.
+    pol = check_polarity(_YES_NO.sub("", claim_text), [s for p in passages for s in p.scoped], th.alignment)
     checks["polarity"] = f"{pol.status}: {pol.detail}"
     role = None
     # The best-covering sentence may not hold the claim's verb; try the next best ones too.
