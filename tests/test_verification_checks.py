@@ -361,24 +361,9 @@ def test_names_absent_from_the_source_and_swapped_directions_are_caught(answer: 
     ("Employees ask People Operations first.", ["People Operations"]),
     ("The Finance Controller's approval is needed.", ["Finance Controller"]),
     ("With manager approval you may borrow.", []),
-    ("Okta Verify is required on Monday.", ["Verify"]),
+    ("Okta Verify is required on Monday.", ["Okta Verify"]),
 ])
 def test_claim_names(text: str, names: list[str]) -> None:
     from verification.checks.names import claim_names
 
     assert claim_names(text) == names
-
-
-@pytest.mark.parametrize("claim, source, status", [
-    ("It replaced two anchor days with team-chosen office days [1].",
-     "Two company-wide anchor days replaced team-chosen office days.", "conflict"),
-    ("Two anchor days replaced team-chosen office days [1].",
-     "Two company-wide anchor days replaced team-chosen office days.", "pass"),
-    ("The policy replaced team-chosen office days with two anchor days [1].",
-     "Two company-wide anchor days replaced team-chosen office days.", "pass"),
-    ("Laptops are refreshed every 36 months [1].", "Laptops are refreshed every 36 months.", "n/a"),
-])
-def test_replacement_direction(claim: str, source: str, status: str) -> None:
-    from verification.checks.replacement import check_replacement
-
-    assert check_replacement(claim, source)[0] == status

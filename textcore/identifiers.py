@@ -15,7 +15,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-__all__ = ["Identifier", "identifiers", "code_terms", "code_spans", "URL_RE", "EMAIL_RE", "is_code"]
+__all__ = ["Identifier", "identifiers", "names", "code_terms", "code_spans", "URL_RE", "EMAIL_RE", "is_code"]
 
 URL_RE = re.compile(r"(?:https?://|www\.)[^\s<>()\[\]\"'|`]+", re.I)
 EMAIL_RE = re.compile(r"\b[\w.+-]+@[\w-]+(?:\.[\w-]+)+\b")
@@ -130,3 +130,55 @@ def code_terms(text: str, kinds: tuple[str, ...] = ("code", "option", "acronym")
     """Lower-cased codes, options and acronyms of a text, in order (what retrieval matches exactly)."""
     terms = [i.text.lower().removesuffix("()") for i in identifiers(text, quotes=False) if i.kind in kinds]
     return list(dict.fromkeys(terms))
+
+
+# Capitalised words that start clauses or are generic, not names.
+_NOT_NAMES = frozenset("""a an the this that these those if when for with without after before during each every
+    all any some no not only you your we our they their it its he she there here in on at by to of from and or
+    but also once until unless employees employee staff managers manager yes please note what how who where why
+    which i do can may must should will is are was were be new current step see use set run""".split())
+_WEEK_AND_MONTHS = frozenset("""monday tuesday wednesday thursday friday saturday sunday january february march
+    april june july august september october november december""".split())
+# A sentence's first word is a name only when general English hardly knows it (zipf <= 3.2: "Okta", not
+# "Receipts"); see textcore.words.specificity.
+_RARE = 0.9
+_NAME_WORD = re.compile(r"[A-Za-z][A-Za-z0-9&'\-]*")
+
+
+def _capitalised(word: str) -> bool:
+    low = word.lower()
+    return word[0].isupper() and not word.isupper() and low not in _NOT_NAMES and low not in _WEEK_AND_MONTHS
+
+
+def names(text: str) -> list[str]:
+    """Proper names: runs of capitalised words, each run one name ("Okta Verify", "People Operations").
+
+    The first word of a sentence is capitalised anyway, so a run that starts the text is a name only
+    when it has two or more words or its first word is not everyday English ("Okta", not "Employees").
+    """
+    from .words import specificity
+
+    found: list[str] = []
+    run: list[str] = []
+    run_at_start = False
+    matches = list(_NAME_WORD.finditer(text))
+
+    def close() -> None:
+        if run and (not run_at_start or len(run) > 1 or specificity(run[0]) >= _RARE):
+            name = " ".join(run)
+            if len(name) > 2:
+                found.append(name)
+
+    for index, match in enumerate(matches):
+        word = re.sub(r"'s?$", "", match.group(0))
+        sentence_start = index == 0 or bool(re.search(r"[.!?:]\s*$", text[matches[index - 1].end():match.start()]))
+        if word and _capitalised(word) and not (run and sentence_start):
+            if not run:
+                run_at_start = sentence_start
+            run.append(word)
+            continue
+        close()
+        run = [word] if word and _capitalised(word) else []
+        run_at_start = sentence_start
+    close()
+    return list(dict.fromkeys(found))

@@ -8,9 +8,10 @@ from urllib.parse import urlsplit
 
 import numpy as np
 
+from textcore.markers import MARKER_RE, marker_numbers
+
 from .identifiers import URL_RE, check_identifiers
 from .names import check_names
-from .replacement import check_replacement
 from .numbers import check_numbers
 from .polarity import check_polarity
 from .roles import check_roles
@@ -18,6 +19,7 @@ from .support import PassageIndex, Support, decide, score_support
 from .types import Claim, Source, Thresholds, Verdict
 
 LINK_REMOVED = "[link removed]"
+_YES_NO = re.compile(r"^\s*(?:no|yes)\b[,.;:!]?\s*", re.I)
 
 
 def split_citations(claim: Claim, valid: set[int]) -> tuple[tuple[int, ...], tuple[int, ...]]:
@@ -65,13 +67,13 @@ def clean_text(text: str, invalid: set[int], urls: list[str]) -> str:
         text = re.sub(re.escape(url) + r"(?![\w/#?&=%-])", LINK_REMOVED, text)
 
     def fix_marker(m: re.Match[str]) -> str:
-        nums = [int(x) for x in re.findall(r"\d+", m.group(1))]
+        nums = marker_numbers(m.group(1))
         keep = [n for n in nums if n not in invalid]
         if len(keep) == len(nums):
             return m.group(0)
         return f"[{', '.join(str(n) for n in keep)}]" if keep else ""
 
-    text = re.sub(r"\[(\d+(?:\s*,\s*\d+)*)\]", fix_marker, text)
+    text = MARKER_RE.sub(fix_marker, text)
     text = re.sub(r"[ \t]+([.,;:!?])", r"\1", text)
     return re.sub(r"[ \t]{2,}", " ", text).strip()
 
@@ -120,9 +122,8 @@ def assess(claim_text: str, passages: list[PassageIndex], th: Thresholds,
     checks["identifiers"] = f"{idents.status}: {idents.detail}"
     names = check_names(claim_text, joined)
     checks["names"] = f"{names.status}: {names.detail}"
-    replaced, replaced_detail = check_replacement(claim_text, joined)
-    checks["replacement"] = f"{replaced}: {replaced_detail}"
-    pol = check_polarity(claim_text, [s for p in passages for s in p.scoped], th.alignment)
+    # A leading "No," / "Yes," answers the question; it is not a negation of the claim.
+    pol = check_polarity(_YES_NO.sub("", claim_text), [s for p in passages for s in p.scoped], th.alignment)
     checks["polarity"] = f"{pol.status}: {pol.detail}"
     role = None
     # The best-covering sentence may not hold the claim's verb; try the next best ones too.
@@ -148,8 +149,6 @@ def assess(claim_text: str, passages: list[PassageIndex], th: Thresholds,
     related = sup.lexical >= th.related_lexical
     if pol.status == "conflict" and related:
         return Assessment("contradicted", f"polarity mismatch: {pol.detail}", pol.evidence, src_n, checks, sup, True)
-    if replaced == "conflict" and related:
-        return Assessment("contradicted", f"roles swapped: {replaced_detail}", evidence, src_n, checks, sup, True)
     if role and role.status == "conflict" and related:
         return Assessment("contradicted", f"roles swapped: {role.detail}", evidence, src_n, checks, sup, True)
     if nums.status == "missing":

@@ -5,90 +5,15 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-URL_RE = re.compile(r"(?:https?://|www\.)[^\s<>()\[\]\"'|`]+", re.I)
-EMAIL_RE = re.compile(r"\b[\w.+-]+@[\w-]+(?:\.[\w-]+)+\b")
-_TOKEN_RE = re.compile(r"(?<![\w/.#@-])[A-Za-z0-9][A-Za-z0-9]*(?:[-_][A-Za-z0-9]+)*(?![\w-])")
-_CHANNEL_RE = re.compile(r"(?<![\w&])#[a-z0-9][a-z0-9_-]*[a-z0-9]", re.I)
-_QUOTE_RES = (
-    re.compile(r"`([^`\n]{1,120})`"),
-    re.compile(r"\"([^\"\n]{1,120})\""),
-    re.compile(r"“([^”\n]{1,120})”"),
-    re.compile(r"(?<![\w])'([^'\n]{2,80})'(?![\w])"),
-)
-# Suffixes that make "5pm", "16GB", "3rd" a quantity rather than a code.
-_UNIT_SUFFIXES = frozenset("st nd rd th am pm k m gb mb kb tb h hr hrs min mins s d x bn ms".split())
+from textcore.identifiers import EMAIL_RE, URL_RE, Identifier, code_spans, identifiers
 
-
-@dataclass(frozen=True)
-class Identifier:
-    """A token that must be copied exactly: kind is code, quote, backtick, channel or email."""
-
-    text: str
-    kind: str
-    case_sensitive: bool
-
-
-def _is_code(token: str) -> bool:
-    """True for code-like tokens: snake/CONSTANT_CASE, camelCase, letter+digit codes, EXP-204."""
-    if "_" in token:
-        return True
-    if re.fullmatch(r"[vV]\d+", token):
-        return False  # versions belong to the number guard
-    if token[0].isdigit():
-        m = re.fullmatch(r"\d+([A-Za-z]+)", token)
-        if m:
-            return m.group(1).lower() not in _UNIT_SUFFIXES
-        return bool(re.search(r"[A-Za-z]", token)) and "-" in token and bool(re.search(r"[A-Z]", token))
-    if "-" in token:
-        parts = token.split("-")
-        if any(ch.isdigit() for ch in token):
-            return True
-        return all(p.isupper() and len(p) >= 2 for p in parts)
-    if re.search(r"\d", token):
-        return True
-    return bool(re.fullmatch(r"[a-z]+[A-Z][A-Za-z]*", token) or re.fullmatch(r"[A-Z][a-z]+[A-Z][A-Za-z]*", token))
-
-
-def _masked(text: str) -> str:
-    """Text with URLs and emails blanked so their parts are not read as codes."""
-    for rx in (URL_RE, EMAIL_RE):
-        text = rx.sub(lambda m: " " * len(m.group(0)), text)
-    return text
-
-
-def code_spans(text: str) -> list[tuple[int, int]]:
-    """Spans of URLs, emails and code-like tokens (so the number guard skips their digits)."""
-    spans = [m.span() for rx in (URL_RE, EMAIL_RE) for m in rx.finditer(text)]
-    spans += [m.span() for m in _TOKEN_RE.finditer(_masked(text)) if _is_code(m.group(0))]
-    return spans
+__all__ = ["EMAIL_RE", "URL_RE", "Identifier", "IdentifierCheck", "appears", "check_identifiers", "code_spans",
+           "extract_identifiers"]
 
 
 def extract_identifiers(text: str) -> list[Identifier]:
-    """Identifiers in a claim that the cited passage has to contain verbatim."""
-    found: list[Identifier] = []
-    masked = _masked(text)
-    for rx in _QUOTE_RES:
-        for m in rx.finditer(masked):
-            inner = m.group(1).strip()
-            if inner:
-                backtick = rx is _QUOTE_RES[0]
-                found.append(Identifier(inner, "backtick" if backtick else "quote", backtick))
-    for m in _TOKEN_RE.finditer(masked):
-        tok = m.group(0)
-        if _is_code(tok):
-            camel = bool(re.fullmatch(r"[A-Z][a-z]+[A-Z][A-Za-z]*", tok))
-            found.append(Identifier(tok, "code", not camel))
-    for m in _CHANNEL_RE.finditer(masked):
-        found.append(Identifier(m.group(0), "channel", False))
-    for m in EMAIL_RE.finditer(text):
-        found.append(Identifier(m.group(0), "email", False))
-    seen: set[tuple[str, str]] = set()
-    unique = []
-    for ident in found:
-        if (ident.text, ident.kind) not in seen:
-            seen.add((ident.text, ident.kind))
-            unique.append(ident)
-    return unique
+    """Identifiers in a claim that the cited passage has to contain verbatim (URLs have their own guard)."""
+    return [i for i in identifiers(text) if i.kind != "url"]
 
 
 def _norm_quotes(text: str) -> str:

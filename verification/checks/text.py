@@ -1,24 +1,12 @@
-"""Word-level text helpers: tokenising, light stemming, stopwords and paraphrase synonyms."""
+"""Word-level helpers of the checker: light stemming, generic words and paraphrase synonyms (tokens and
+stop words come from textcore.words)."""
 
 from __future__ import annotations
 
 import re
 from functools import lru_cache
 
-WORD_RE = re.compile(r"[A-Za-z][A-Za-z'’]*")
-
-STOPWORDS = frozenset(
-    """a about above after again against all also am an and any are aren't as at be because been
-    before being below between both but by can can't cannot could couldn't did didn't do does doesn't
-    doing don't down during each few for from further had hadn't has hasn't have haven't having he her
-    here hers herself him himself his how i if in into is isn't it it's its itself just let's me more
-    most mustn't my myself no nor not of off on once only or other ought our ours ourselves out over own
-    same shan't she should shouldn't so some such than that that's the their theirs them themselves
-    then there there's these they this those through to too under until up very was wasn't we were
-    weren't what when where which while who whom why will with won't would wouldn't you your yours
-    yourself yourselves may might must shall need needs via per etc e g i.e eg ie yes never without
-    within upon also any each every either neither whether however therefore thus hence s t""".split()
-)
+from textcore.words import STOPWORDS, WORD_RE, words
 
 # Verbs and fillers that paraphrases add or drop freely; they count half and are never "novel".
 GENERIC = frozenset(
@@ -87,11 +75,6 @@ def stem(word: str) -> str:
     if len(w) > 4 and w[-1] == w[-2] and w[-1] not in "lsz":
         w = w[:-1]
     return _SYNONYMS.get(w, w)
-
-
-def words(text: str) -> list[str]:
-    """Alphabetic word tokens in order (apostrophes kept, hyphens split)."""
-    return [w.replace("’", "'") for w in WORD_RE.findall(text)]
 
 
 # Spelled-out numbers are the number guard's business, not content words.

@@ -1,0 +1,38 @@
+"""Floors for the answer checker on the TEST split of the planted-error cases from the real corpus.
+
+The cases carry their passages (fixtures/eval/real/verify/test.jsonl, built by
+scripts/build_verify_cases.py), so no corpus download is needed. Lexical mode (no MiniLM): the
+figures measured by `python -m verification.evaluate_cases fixtures/eval/real/verify/test.jsonl`,
+less a margin of 0.03 (recall) / plus 0.03 (false flags). They guard against regressions; they are
+not the targets.
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+from verification.checks import verify_answer
+from verification.evaluate_cases import score_cases
+
+TEST = Path(__file__).resolve().parent.parent / "fixtures" / "eval" / "real" / "verify" / "test.jsonl"
+MEASURED_RECALL = {"number": 0.863, "entity_swap": 0.713, "negation": 0.787, "unsupported_addition": 1.0,
+                   "wrong_citation": 0.988, "fabricated_url": 1.0, "out_of_range_citation": 1.0}
+MEASURED_FALSE_FLAGS = 0.529
+MARGIN = 0.03
+
+
+def test_case_file_has_every_type_and_enough_faithful_answers() -> None:
+    cases = [json.loads(line) for line in TEST.read_text().splitlines() if line.strip()]
+    kinds = [c["corruption"] for c in cases if not c["faithful"]]
+    assert sum(c["faithful"] for c in cases) >= 150
+    assert all(kinds.count(k) >= 40 for k in MEASURED_RECALL)
+    assert all(c["sources"] and all(s["text"] for s in c["sources"]) for c in cases)
+
+
+def test_checker_floors_on_the_test_split() -> None:
+    cases = [json.loads(line) for line in TEST.read_text().splitlines() if line.strip()]
+    result = score_cases(cases, verify_answer)
+    for kind, floor in MEASURED_RECALL.items():
+        assert result["recall"][kind] >= floor - MARGIN, (kind, result["recall"][kind])
+    assert result["false_flag_rate"] <= MEASURED_FALSE_FLAGS + MARGIN, result["false_flag_rate"]
