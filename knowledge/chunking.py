@@ -5,12 +5,11 @@ from __future__ import annotations
 import functools
 import hashlib
 import os
-import re
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
 from knowledge.parsing.base import Block, ParsedDocument, table_to_text
-from textcore.sentences import is_code_block, sentence_spans
+from textcore.sentences import sentence_spans
 
 __all__ = ["ChunkDraft", "chunk_document", "embed_text_for", "minilm_token_counter"]
 

@@ -58,11 +58,6 @@ class Migration(migrations.Migration):
         ),
         migrations.AddField(
             model_name='knowledgegap',
-            name='collection_ids',
-            field=django.contrib.postgres.fields.ArrayField(base_field=models.BigIntegerField(), blank=True, default=list, size=None),
-        ),
-        migrations.AddField(
-            model_name='knowledgegap',
             name='embedding',
             field=pgvector.django.vector.VectorField(dimensions=384, null=True),
         ),

@@ -176,7 +176,6 @@ class KnowledgeGap(models.Model):
     times_asked = models.PositiveIntegerField(default=1)
     resolved = models.BooleanField(default=False)
     embedding = VectorField(dimensions=EMBEDDING_DIM, null=True)
-    collection_ids = ArrayField(models.BigIntegerField(), default=list, blank=True)
     topic = models.ForeignKey("knowledge.Topic", null=True, blank=True, on_delete=models.SET_NULL, related_name="gaps")
     resolved_by = models.ForeignKey("knowledge.Document", null=True, blank=True, on_delete=models.SET_NULL,
                                     related_name="resolved_gaps")
