@@ -41,7 +41,7 @@ class RecordingGenerator:
 
 
 def test_answers_with_citations_to_the_right_document(corpus_db):
-    result = ask("How many weeks of paid parental leave do primary caregivers get?")
+    result = ask("How many weeks of paid parental leave do employees get?")
     assert not result.refused, result.evidence
     assert "[1]" in result.answer
     assert result.citations and result.citations[0].source.startswith("hr/parental-leave.md")
@@ -97,14 +97,14 @@ def test_answers_only_cite_collections_the_asker_may_read(corpus_db):
 
 
 def test_cache_serves_verified_answers_and_never_flagged_ones(corpus_db):
-    question = "How many weeks of paid parental leave do primary caregivers get?"
+    question = "How many weeks of paid parental leave do employees get?"
     first = answer_question(question, AskOptions())
     answer = Answer.objects.get(pk=first.answer_id)
     answer.status = Answer.Status.VERIFIED
     answer.save()
     again = answer_question(question.upper() + "  ", AskOptions())
     assert again.cache == "exact" and again.answer_id == answer.pk and again.verified
-    similar = answer_question("how many weeks paid parental leave for primary caregivers?", AskOptions())
+    similar = answer_question("how many weeks paid parental leave for employees?", AskOptions())
     assert similar.cache in ("similar", "exact") and similar.answer_id == answer.pk
     answer.status = Answer.Status.FLAGGED
     answer.save()
@@ -132,12 +132,14 @@ def test_openai_compatible_provider_through_the_real_sdk(corpus_db):
         providers = default_providers()
         providers.generator = build_hosted_generator("openai", config)
         providers.completer = build_completer("openai", config)
-        result = answer_question("How many weeks of paid parental leave do primary caregivers get?",
+        result = answer_question("How many weeks of paid parental leave do employees get?",
                                  AskOptions(use_cache=False), providers)
         assert result.provider == "openai" and result.model == "small"
         assert not result.refused and result.citations
-        system = server.bodies("/chat/completions")[0]["messages"][0]["content"]
-        assert "[1]" in system and "parental" in system.lower()
+        messages = server.bodies("/chat/completions")[0]["messages"]
+        system, user = messages[0]["content"], messages[-1]["content"]
+        # Sources travel as delimited data in the user turn, never as instructions in the system message.
+        assert "[1]" in user and "parental" in user.lower() and "parental" not in system.lower()
 
 
 def test_provider_outage_degrades_to_the_extractive_answer_with_a_note(corpus_db):
@@ -146,7 +148,7 @@ def test_provider_outage_degrades_to_the_extractive_answer_with_a_note(corpus_db
         config = {"api_key": "sk-test", "base_url": server.base_url, "timeout_s": 5, "max_retries": 0}
         providers = default_providers()
         providers.generator = build_hosted_generator("openai", config)
-        result = answer_question("How many weeks of paid parental leave do primary caregivers get?",
+        result = answer_question("How many weeks of paid parental leave do employees get?",
                                  AskOptions(use_cache=False), providers)
         assert result.provider == "extractive" and not result.refused and result.citations
         assert "500" in result.note or "error" in result.note.lower()
@@ -163,8 +165,8 @@ def test_provider_timeout_degrades_too(corpus_db):
 
 
 def test_follow_up_uses_the_thread(corpus_db):
-    result = ask("and for secondary caregivers?",
-                 thread_context=["How many weeks of paid parental leave do primary caregivers get?"])
+    result = ask("and for part-time employees?",
+                 thread_context=["How many weeks of paid parental leave do employees get?"])
     assert result.standalone_question.startswith("How many weeks")
     assert any(c.source.startswith("hr/parental-leave.md") for c in result.citations)
 
@@ -194,13 +196,13 @@ def test_hyde_and_multi_query_use_the_completer_and_survive_its_failure(corpus_d
         providers = default_providers()
         providers.completer = build_completer("openai", config)
         providers.hyde = providers.multi_query = True
-        result = answer_question("How many weeks of paid parental leave do primary caregivers get?",
+        result = answer_question("How many weeks of paid parental leave do employees get?",
                                  AskOptions(use_cache=False), providers)
         assert {"hyde_generate", "multi_query_generate"} <= set(result.timings_ms)
         assert len(server.bodies("/chat/completions")) == 2
         assert result.citations[0].source.startswith("hr/parental-leave.md")
         server.script(None)
         server.error(503, "overloaded", times=10)
-        degraded = answer_question("How many weeks of paid parental leave do primary caregivers get?",
+        degraded = answer_question("How many weeks of paid parental leave do employees get?",
                                    AskOptions(use_cache=False), providers)
         assert not degraded.refused and degraded.citations[0].source.startswith("hr/parental-leave.md")

@@ -149,7 +149,7 @@ def test_document_page_has_an_id_for_every_cited_anchor(client, staff, corpus_db
 
 
 def test_ask_page_renders_an_answer_with_linked_citations(client, staff, corpus_db):
-    response = client.post("/ask/", {"question": "we're having twins - is parental leave doubled?"})
+    response = client.post("/ask/", {"question": "How many weeks of paid parental leave do employees get?"})
     card = response.context["card"]
     assert not card["refused"] and card["citations"], card["answer"]
     html = response.content.decode()

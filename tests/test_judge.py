@@ -243,7 +243,7 @@ def test_default_providers_wire_the_judge_only_with_a_provider(settings):
 def test_question_path_records_judge_rounds_and_skips_the_judge_during_an_outage(corpus_db, settings):
     from knowledge.answering import AskOptions, answer_question
 
-    question = "How many weeks of paid parental leave do primary caregivers get?"
+    question = "How many weeks of paid parental leave do employees get?"
     with FakeOpenAI(api_key=KEY) as server:
         _provider_settings(settings, server.base_url)
         def judge_says_supported(body):

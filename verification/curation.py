@@ -15,6 +15,7 @@ from django.utils import timezone
 
 from knowledge.feedback import record_feedback
 from knowledge.models import Answer, Feedback
+from knowledge.redaction import redact
 from verification import review
 from verification.models import ReviewEvent
 from webapp.roles import can_review, can_see_answer
@@ -68,7 +69,9 @@ def _require_reviewer(user) -> None:
 def give_feedback(answer: Answer, kind: str, *, user=None, external_user: str = "",
                   reason: str = "") -> Feedback | None:
     """An asker's reaction. A reviewer's flag is a verdict (never reused again); anyone else's flag puts the
-    answer in the queue and it keeps its badge until a reviewer decides."""
+    answer in the queue and it keeps its badge until a reviewer decides. The reason is stored redacted
+    everywhere it goes (feedback, review history, the flag reason a new answer carries)."""
+    reason = redact(reason).text if reason else ""
     if kind == Feedback.Kind.FLAG and can_review(user):
         with transaction.atomic():
             feedback = record_feedback(answer.pk, kind, user=user, external_user=external_user, reason=reason)

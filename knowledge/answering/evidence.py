@@ -121,6 +121,12 @@ def assess(query: QueryAnalysis, lexemes: list[str], passages: list[SourcePassag
     elif missing_ids and not any(p.first.identifier_matches for p in passages[:3]):
         # The question names a code or an option (E4013, --soft) that no document contains.
         decision = "refuse"
+    elif (query.strict_identifiers and not missing_ids and not features["missing_specific"]
+          and passages[0].first.identifier_matches):
+        # The question names a code or an option (E4012, --soft), the best passage is the one about it, and
+        # every specific word of the question is there: the passage answers it even when it is short.
+        decision = "answer"
+        reasons.append(f"the best passage is about {', '.join(query.strict_identifiers)}")
     elif strength < fitted.REFUSE_BELOW:
         decision = "refuse"
     else:

@@ -197,6 +197,15 @@ def _introduction(code: Candidate, candidates: list[Candidate]) -> Candidate | N
     return None
 
 
+def about_identifiers(scored: list, strict_ids: list[str]) -> list:
+    """When the question names a code or an option (E4012, --soft), only units about it may answer: the
+    text of its own section or a sentence naming it, never an overview that merely ranks higher."""
+    if not strict_ids:
+        return scored
+    about = [c for c in scored if c.features.get("identifier_match")]
+    return about or scored
+
+
 def compose(candidates: list[Candidate], asks_for: list[str] | None = None) -> tuple[str, list[Candidate]]:
     """The best unit, then up to two more nearly as good, in reading order, each with its [n]; a
     lead-in brings the list or code it introduces, code comes with the sentence that introduces it,

@@ -97,7 +97,9 @@ def glossary() -> dict[str, str]:
 
 def standalone_question(question: str, thread_context: list[str], providers: AnsweringProviders) -> str:
     """Turn a follow-up into a question that stands on its own, using the thread's earlier turns."""
-    previous = [turn for turn in thread_context if turn.strip()][-3:]
+    asked = " ".join(question.lower().split())
+    # The thread as Slack returns it may hold this very message again; it is not an earlier turn.
+    previous = [turn for turn in thread_context if turn.strip() and " ".join(turn.lower().split()) != asked][-3:]
     if not previous:
         return question
     if providers.completer is not None:
@@ -105,7 +107,10 @@ def standalone_question(question: str, thread_context: list[str], providers: Ans
         if rewritten:
             return rewritten
     if len(question.split()) <= 12 or _FOLLOW_UP.search(question):
-        return f"{previous[-1]} {question}"
+        # Without a model, the follow-up completes the last question asked, not the last answer given
+        # (answers carry citation markers).
+        asked_before = [turn for turn in previous if not parse_markers(turn)] or previous
+        return f"{asked_before[-1]} {question}"
     return question
 
 
@@ -159,6 +164,7 @@ def gather(query, vector, collection_ids: list[int], providers: AnsweringProvide
     passages = build_passages(hits[:8], limit=5)
     scored = extractive.score_candidates(candidates.lexemes, passages, stats, query.asks_for, query.identifiers,
                                          embed=cached_embed(providers.embedder), query_vector=vector)
+    scored = extractive.about_identifiers(scored, query.strict_identifiers)
     draft, chosen = extractive.compose(scored, query.asks_for)
     best_unit = max((c.score for c in scored), default=0.0)
     evidence = evidence_mod.assess(query, candidates.lexemes, passages, stats, chosen, best_unit)
