@@ -142,9 +142,10 @@ def test_owners_see_the_gaps_of_their_own_collections_only(client):
     hr_owner, legal_owner, reviewer = make_user(), make_user(), make_user(is_staff=True)
     hr.owners.add(hr_owner)
     legal.owners.add(legal_owner)
+    embedder = default_providers().embedder
     for question, normalized, collection in (("Is there a crèche allowance?", "creche allowance", hr),
                                              ("Who signs NDAs for vendors?", "nda vendor sign", legal)):
-        vector = default_providers().embedder.embed([question], kind="query")[0]
+        vector = embedder.embed([question], kind="query")[0]
         record_gap(question, understand(question, normalized, vector), [collection.pk], [])
     hr_gap = KnowledgeGap.objects.get(normalized_question="creche allowance")
     legal_gap = KnowledgeGap.objects.get(normalized_question="nda vendor sign")

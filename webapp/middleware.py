@@ -15,6 +15,7 @@ from django.db import close_old_connections
 from django.http import HttpRequest, HttpResponse, JsonResponse
 from django.template.loader import render_to_string
 
+from webapp.api.errors import error_body
 from webapp.outage import RETRY_AFTER_S, is_database_outage
 
 log = logging.getLogger(__name__)
@@ -27,7 +28,8 @@ def wants_json(request: HttpRequest) -> bool:
 
 
 def json_error(message: str, status: int, **headers) -> JsonResponse:
-    response = JsonResponse({"error": message}, status=status)
+    """The API's one error shape (webapp.api.errors.error_body), for requests no view answered."""
+    response = JsonResponse(error_body(message), status=status)
     for name, value in headers.items():
         response[name.replace("_", "-")] = value
     return response

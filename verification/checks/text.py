@@ -6,7 +6,7 @@ from __future__ import annotations
 import re
 from functools import lru_cache
 
-from textcore.words import STOPWORDS, WORD_RE, words
+from textcore.words import STOPWORDS, words
 
 # Verbs and fillers that paraphrases add or drop freely; they count half and are never "novel".
 GENERIC = frozenset(
