@@ -43,11 +43,19 @@ celery-worker: setup  ## Celery worker on Redis, all queues
 bot: setup
 	$(BIN)/python manage.py runbot
 
-test: setup  ## the test suite against real PostgreSQL + pgvector and Redis
+test: setup  ## the test suite against real PostgreSQL + pgvector and Redis (+ the real-documentation test subset)
+	@$(BIN)/python scripts/eval_corpus.py --subset >/dev/null
 	$(BIN)/python -m pytest -q
 
 bench: setup  ## benchmarks (slow; not part of `make test`)
 	$(BIN)/python -m pytest tests/bench -q -s
+
+EVAL_DB := VERITY_DB_NAME=verity_eval
+
+eval: setup eval-corpus  ## ingest the whole real corpus (own database) and score its test split; fails below its floors
+	$(EVAL_DB) $(BIN)/python manage.py migrate --noinput -v 0
+	$(EVAL_DB) $(BIN)/python manage.py ingest "$$($(BIN)/python scripts/eval_corpus.py)" --collection "Evaluation corpus" --public --sync
+	$(EVAL_DB) $(BIN)/python manage.py evaluate fixtures/eval/real/test.jsonl --collection "Evaluation corpus" --floors fixtures/eval/real/floors.json
 
 eval-corpus: install  ## fetch the real-documentation corpus (pinned, checksummed, cached outside git)
 	$(BIN)/python scripts/eval_corpus.py

@@ -1,15 +1,15 @@
 """Weights and cut-offs of the answer path, fitted on dev question sets only.
 
-Written by scripts/fit_answering.py on 2026-11-23 from 417 dev questions:
+Written by scripts/fit_answering.py on 2026-11-24 from 507 dev questions:
     fixtures/eval/real/dev.jsonl:Evaluation corpus
     fixtures/eval/questions.jsonl:General
 Do not edit by hand: change the features or the data and fit again (see the script's docstring).
 """
 
-RERANK = {'bias': -6.0752, 'coverage': 1.6222, 'bm25': 1.5058, 'heading': 0.3101, 'dense': 1.6591, 'identifier': 0.4015, 'lexical_rank': 0.7982, 'dense_rank': 1.7203}
-UNIT = {'bias': -4.088, 'code': 0.4166, 'coverage': 1.4994, 'default_match': 0.521, 'first_in_section': -0.2417, 'focus_coverage': 1.8277, 'heading_coverage': 0.2576, 'howto_code': 0.5606, 'identifier_match': 0.2325, 'item': 0.0378, 'lead': -0.3361, 'length': -0.0143, 'name_match': 0.5794, 'number_match': 0.802, 'passage_score': 0.2216, 'passage_top': 1.2253, 'position': -0.4421, 'pronoun_start': -0.4158, 'quotable': -0.0158, 'row': -0.1809, 'term_coverage': 0.114, 'window': 0.3193}
-UNIT_DENSE = {'bias': -0.9463, 'code': 0.196, 'coverage': 0.0236, 'default_match': 0.2204, 'first_in_section': -0.0796, 'focus_coverage': -0.3221, 'heading_coverage': 0.7117, 'howto_code': 0.6788, 'identifier_match': -0.2061, 'item': 0.421, 'lead': 0.0075, 'length': -0.0547, 'name_match': 0.1251, 'number_match': 0.181, 'passage_score': -0.8264, 'passage_top': 0.1326, 'position': -0.192, 'pronoun_start': 0.0245, 'quotable': 0.3866, 'row': -0.4146, 'term_coverage': -0.3026, 'window': 0.0773, 'unit_dense': 2.2035, 'lexical_logit': 1.0299}
-COMPOSE = {'same_passage': 0.5, 'other_passage': 0.6, 'min_coverage': 0.15, 'max_units': 4}
-REFUSAL = {'bias': -2.4423, 'top_score': 1.384, 'coverage': 0.6286, 'answer_coverage': 0.1638, 'focus_coverage': 0.2977, 'best_unit': 0.3733, 'missing_idf': -0.6286, 'missing_unseen': -0.2476, 'missing_identifier': -0.5095, 'fact_missing': -0.2761, 'dense_top': 1.5117, 'question_terms': 1.2111, 'missing_specific': -0.6727, 'missing_specific_count': 0.1491, 'missing_generic_count': -0.0037}
-REFUSE_BELOW = 0.54
-CONFIDENCE = {'bias': -1.1036, 'strength': 0.1245, 'best_unit': 1.2011, 'verification': 0.4047, 'fact_missing': -0.2427, 'focus_coverage': 0.8346, 'top_score': 0.9527}
+RERANK = {'bias': -6.087, 'coverage': 1.6492, 'bm25': 1.5059, 'heading': 0.3243, 'dense': 1.6371, 'identifier': 0.3634, 'lexical_rank': 0.726, 'dense_rank': 1.662}
+UNIT = {'bias': -4.111, 'code': 0.4041, 'coverage': 1.5677, 'default_match': 0.4111, 'first_in_section': -0.2592, 'focus_coverage': 1.9377, 'heading_coverage': 0.2586, 'howto_code': 0.526, 'identifier_match': 0.2145, 'item': -0.0501, 'lead': -0.3732, 'length': -0.0677, 'name_match': 0.5669, 'number_match': 0.691, 'passage_score': 0.1499, 'passage_top': 1.2149, 'position': -0.3192, 'pronoun_start': -0.4063, 'quotable': 0.022, 'row': -0.1769, 'term_coverage': 0.2621, 'window': 0.3147}
+UNIT_DENSE = {'bias': -1.1403, 'code': 0.0986, 'coverage': 0.1184, 'default_match': 0.1083, 'first_in_section': -0.036, 'focus_coverage': 0.1537, 'heading_coverage': 0.3779, 'howto_code': 0.4573, 'identifier_match': -0.0524, 'item': 0.1991, 'lead': -0.0153, 'length': -0.1009, 'name_match': 0.1457, 'number_match': -0.1059, 'passage_score': 0.0727, 'passage_top': -0.1573, 'position': -0.0856, 'pronoun_start': 0.0212, 'quotable': 0.1171, 'row': -0.264, 'term_coverage': -0.0021, 'window': 0.0229, 'unit_dense': 1.4458, 'lexical_logit': 0.8551}
+COMPOSE = {'same_passage': 0.5, 'other_passage': 0.7, 'min_coverage': 0.15, 'max_units': 4}
+REFUSAL = {'bias': -3.2369, 'best_unit_dense': 0.7884, 'top_score': 1.1501, 'coverage': 0.6723, 'answer_coverage': -0.0705, 'focus_coverage': 0.3634, 'best_unit': 0.9661, 'missing_idf': -0.6758, 'missing_unseen': 0.0346, 'missing_identifier': -1.0088, 'fact_missing': -1.3575, 'dense_top': 2.2174, 'question_terms': 1.0882, 'missing_specific': -0.4752, 'missing_specific_count': -0.0007, 'missing_generic_count': -0.1978, 'identifier_on_top': 0.13}
+REFUSE_BELOW = 0.53
+CONFIDENCE = {'bias': -2.8159, 'strength': 0.0762, 'best_unit': 2.1749, 'verification': 1.6192, 'fact_missing': -0.1526, 'focus_coverage': 1.0078, 'top_score': 1.0948}

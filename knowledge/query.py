@@ -6,6 +6,7 @@ import re
 from dataclasses import dataclass, field
 
 from textcore.identifiers import code_terms
+from textcore.words import expand_contractions
 
 _SLACK_MARKUP = re.compile(r"<[@#!][^>]*>")
 _SLACK_LINK = re.compile(r"<(https?://[^|>]+)(?:\|([^>]+))?>")
@@ -96,7 +97,7 @@ def asked_fact_kinds(text: str) -> list[str]:
 def analyze(question: str, glossary: dict[str, str] | None = None) -> QueryAnalysis:
     """Normalise, expand and annotate a question."""
     normalized = normalize(question)
-    expanded, used = expand_abbreviations(normalized, glossary or {})
+    expanded, used = expand_abbreviations(expand_contractions(normalized), glossary or {})
     return QueryAnalysis(
         original=question,
         normalized=normalized,

@@ -38,6 +38,7 @@ ROOT = Path(__file__).resolve().parent.parent
 MANIFEST = ROOT / "fixtures" / "eval" / "real" / "manifest.json"
 DEBIAN = "http://deb.debian.org/debian/"
 NPM = "https://registry.npmjs.org/"
+MAN_DATE_EPOCH = "1672531200"  # 2023-01-01, about when the pinned packages were built
 
 
 @dataclass(frozen=True)
@@ -261,8 +262,11 @@ def _man_to_text(roff: bytes) -> bytes:
     """A man page rendered as plain text by groff (no bold or underline overstrikes)."""
     # Left-aligned and unhyphenated, as a hand-written text file would be (groff justifies by default).
     plain = b".am TH\n.ad l\n.nh\n..\n"
+    # An mdoc page dated `$Mdocdate$` (tmux) gets groff's "today" in its footer: pin that date so the
+    # rendered file, and its checksum, are the same on every machine and every day.
+    env = {**os.environ, "SOURCE_DATE_EPOCH": MAN_DATE_EPOCH}
     result = subprocess.run(["groff", "-t", "-man", "-Tutf8", "-P-cbou", "-rLL=80n"], input=plain + roff,
-                            capture_output=True, check=False)
+                            capture_output=True, check=False, env=env)
     if result.returncode != 0 or not result.stdout.strip():
         raise CorpusError(f"groff could not render a man page: {result.stderr.decode()[:200]}; "
                           "install Debian's groff-base")

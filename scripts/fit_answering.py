@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import math
 import os
 import random
 import sys
@@ -32,7 +33,7 @@ RERANK_FEATURES = ["coverage", "bm25", "heading", "dense", "identifier", "lexica
 REFUSAL_FEATURES = ["best_unit_dense", "top_score", "coverage", "answer_coverage", "focus_coverage", "best_unit",
                     "missing_idf",
                     "missing_unseen", "missing_identifier", "fact_missing", "dense_top", "question_terms",
-                    "missing_specific", "missing_specific_count", "missing_generic_count"]
+                    "missing_specific", "missing_specific_count", "missing_generic_count", "identifier_on_top"]
 CONFIDENCE_FEATURES = ["strength", "best_unit", "verification", "fact_missing", "focus_coverage", "top_score"]
 
 
@@ -48,19 +49,29 @@ def load(spec: str) -> list[tuple[dict, str]]:
     return [(item, collection) for item in items]
 
 
-def folds(n: int, k: int = 5, seed: int = 7) -> list[list[int]]:
-    order = list(range(n))
-    random.Random(seed).shuffle(order)
-    return [order[i::k] for i in range(k)]
+def document_of(item: dict, collection: str) -> str:
+    """The document a question is about: questions on one document always share a fold."""
+    sources = item.get("expected_sources") or ([item["topic_source"]] if item.get("topic_source") else [])
+    return f"{collection}:{sources[0].split('#', 1)[0]}" if sources else f"{collection}:{item.get('id')}"
 
 
-def cv_probabilities(groups: list[list[dict]], labels: list[list[float]], names: list[str],
+def folds(keys: list[str], k: int = 5, seed: int = 7) -> list[list[int]]:
+    """k folds over positions, grouped by key: all questions on one document are held out together, so
+    the cross-validated figures say how the fit does on documents it has not seen (as on test)."""
+    distinct = sorted(set(keys))
+    random.Random(seed).shuffle(distinct)
+    fold_of = {key: n % k for n, key in enumerate(distinct)}
+    return [[i for i, key in enumerate(keys) if fold_of[key] == f] for f in range(k)]
+
+
+def cv_probabilities(groups: list[list[dict]], labels: list[list[float]], names: list[str], keys: list[str],
                      sample_weights: list[list[float]] | None = None, **fit_args) -> list[list[float]]:
-    """Out-of-fold probabilities, folds taken over questions (all rows of a question stay together)."""
+    """Out-of-fold probabilities; every row of a question, and every question on one document, stays in
+    one fold."""
     from knowledge.scoring import fit_logistic, probability
 
     out: list[list[float]] = [[] for _ in groups]
-    for held in folds(len(groups)):
+    for held in folds(keys):
         held_set = set(held)
         rows = [r for i, g in enumerate(groups) if i not in held_set for r in g]
         ys = [y for i, ls in enumerate(labels) if i not in held_set for y in ls]
@@ -70,6 +81,20 @@ def cv_probabilities(groups: list[list[dict]], labels: list[list[float]], names:
         for i in held:
             out[i] = [probability(weights, r) for r in groups[i]]
     return out
+
+
+def top_unit_l2(groups: list[list[dict]], labels: list[list[float]], names: list[str], keys: list[str],
+                grid: tuple[float, ...] = (0.001, 0.003, 0.01, 0.03)) -> tuple[float, list[list[float]]]:
+    """The regularisation under which the top-scored unit most often holds the hint, by cross-validation
+    by document; returns it with its out-of-fold probabilities."""
+    best = (-1, 0.001, [])
+    for l2 in grid:
+        oof = cv_probabilities(groups, labels, names, keys, l2=l2)
+        top1 = sum(1 for probs, ls in zip(oof, labels) if any(ls) and ls[max(range(len(probs)), key=probs.__getitem__)])
+        print(f"  units l2 {l2}: top unit holds the hint {top1} times (5-fold CV by document)", file=sys.stderr)
+        if top1 > best[0]:
+            best = (top1, l2, oof)
+    return best[1], best[2]
 
 
 class Context:
@@ -117,6 +142,8 @@ def main() -> int:
     ctx = Context()
     print(f"{len(items)} dev questions", file=sys.stderr)
     retrieved = [ctx.retrieve(item["question"], collection) for item, collection in items]
+    keys = [document_of(item, collection) for item, collection in items]
+    print(f"cross-validation: 5 folds by document ({len(set(keys))} documents)", file=sys.stderr)
 
     # 1. Rerank.
     groups, labels = [], []
@@ -127,7 +154,7 @@ def main() -> int:
         labels.append([1.0 if hit.citation_source in expected else 0.0 for hit in candidates.hits])
     fitted.RERANK = fit_logistic([r for g in groups for r in g], [y for ls in labels for y in ls], RERANK_FEATURES,
                                  l2=0.001)
-    oof = cv_probabilities(groups, labels, RERANK_FEATURES, l2=0.001)
+    oof = cv_probabilities(groups, labels, RERANK_FEATURES, keys, l2=0.001)
     mrr = []
     for probs, ls in zip(oof, labels):
         if any(ls):
@@ -153,16 +180,16 @@ def main() -> int:
             unit_labels.append(ys)
             unit_index.append(i)
     unit_names = sorted(unit_groups[0][0])
+    unit_l2, oof = top_unit_l2(unit_groups, unit_labels, unit_names, [keys[i] for i in unit_index])
     fitted.UNIT = fit_logistic([r for g in unit_groups for r in g], [y for ls in unit_labels for y in ls],
-                               unit_names, l2=0.001)
-    oof = cv_probabilities(unit_groups, unit_labels, unit_names, l2=0.001)
+                               unit_names, l2=unit_l2)
     top1 = sum(1 for probs, ls in zip(oof, unit_labels) if ls[max(range(len(probs)), key=probs.__getitem__)])
     print(f"units: the top unit holds the hint (5-fold CV) {top1 / len(unit_labels):.3f} on {len(unit_labels)} "
           "questions whose passages hold it", file=sys.stderr)
 
     # 2b. Units again, the best DENSE_TOP with their cosine to the question. Unanswerable questions' units
     # are negatives too, so the best unit's probability also says whether any unit answers at all.
-    dense_groups, dense_labels = [], []
+    dense_groups, dense_labels, dense_keys = [], [], []
     unanswerable = [i for i, (item, _) in enumerate(items) if not item.get("answerable")]
     for i in unit_index + unanswerable:
         item, _ = items[i]
@@ -185,11 +212,12 @@ def main() -> int:
             row["lexical_logit"] = logit(fitted.UNIT, candidate.features)
             rows.append(row)
         dense_groups.append(rows)
+        dense_keys.append(keys[i])
         dense_labels.append([1.0 if hint and hint in _norm(c.text) else 0.0 for c in top])
     dense_names = unit_names + ["unit_dense", "lexical_logit"]
+    dense_l2, oof = top_unit_l2(dense_groups, dense_labels, dense_names, dense_keys)
     fitted.UNIT_DENSE = fit_logistic([r for g in dense_groups for r in g], [y for ls in dense_labels for y in ls],
-                                     dense_names, l2=0.001)
-    oof = cv_probabilities(dense_groups, dense_labels, dense_names, l2=0.001)
+                                     dense_names, l2=dense_l2)
     answerable_groups = [(probs, ls) for probs, ls in zip(oof, dense_labels) if any(ls)]
     top1 = sum(1 for probs, ls in answerable_groups if ls[max(range(len(probs)), key=probs.__getitem__)])
     print(f"units with cosine: the top unit holds the hint (5-fold CV) {top1 / len(answerable_groups):.3f}",
@@ -243,16 +271,29 @@ def main() -> int:
         ys.append(1.0 if item.get("answerable") else 0.0)
     positives = sum(ys)
     balance = [(len(ys) - positives) / positives if y else 1.0 for y in ys]  # equal weight to both classes
-    fitted.REFUSAL = fit_logistic(rows, ys, REFUSAL_FEATURES, l2=0.01, sample_weights=balance)
-    oof = [p[0] for p in cv_probabilities([[r] for r in rows], [[y] for y in ys], REFUSAL_FEATURES,
-                                          sample_weights=[[w] for w in balance], l2=0.01)]
-    best_cut, best_value = 0.5, -1.0
-    for cut in [x / 100 for x in range(5, 96)]:
-        answered = sum(1 for p, y in zip(oof, ys) if y and p >= cut) / positives
-        refused = sum(1 for p, y in zip(oof, ys) if not y and p < cut) / (len(ys) - positives)
-        value = min(answered, refused) + 0.01 * (answered + refused)
+
+    def best_cut_for(oof: list[float]) -> tuple[float, float]:
+        best_cut, best_value = 0.5, -1.0
+        for cut in [x / 100 for x in range(5, 96)]:
+            answered = sum(1 for p, y in zip(oof, ys) if y and p >= cut) / positives
+            refused = sum(1 for p, y in zip(oof, ys) if not y and p < cut) / (len(ys) - positives)
+            value = min(answered, refused) + 0.01 * (answered + refused)
+            if value > best_value:
+                best_cut, best_value = cut, value
+        return best_cut, best_value
+
+    # The regularisation is chosen by cross-validation by document, like the cut: the strength that does
+    # best on documents the fit has not seen.
+    best_l2, best_value = None, -1.0
+    for l2 in (0.003, 0.01, 0.03, 0.1, 0.3):
+        trial = [p[0] for p in cv_probabilities([[r] for r in rows], [[y] for y in ys], REFUSAL_FEATURES, keys,
+                                                sample_weights=[[w] for w in balance], l2=l2)]
+        _, value = best_cut_for(trial)
+        print(f"  refusal l2 {l2}: min(answered, refused) {value:.3f} (5-fold CV by document)", file=sys.stderr)
         if value > best_value:
-            best_cut, best_value = cut, value
+            best_l2, best_value, oof = l2, value, trial
+    fitted.REFUSAL = fit_logistic(rows, ys, REFUSAL_FEATURES, l2=best_l2, sample_weights=balance)
+    best_cut, _ = best_cut_for(oof)
     fitted.REFUSE_BELOW = best_cut
     for spec in args.sets:
         mine = [i for i, (_, c) in enumerate(items) if spec.endswith(":" + c)]
@@ -263,11 +304,11 @@ def main() -> int:
               file=sys.stderr)
     answered = sum(1 for p, y in zip(oof, ys) if y and p >= best_cut) / positives
     refused = sum(1 for p, y in zip(oof, ys) if not y and p < best_cut) / (len(ys) - positives)
-    print(f"refusal: cut {best_cut:.2f}; answerable answered {answered:.3f}, unanswerable refused {refused:.3f} "
+    print(f"refusal: l2 {best_l2}, cut {best_cut:.2f}; answerable answered {answered:.3f}, unanswerable refused {refused:.3f} "
           f"(5-fold CV, {int(positives)} answerable, {len(ys) - int(positives)} unanswerable)", file=sys.stderr)
 
     # 4. Confidence: the whole path (verification included) on the questions it answers.
-    conf_rows, conf_ys = [], []
+    conf_rows, conf_ys, conf_items = [], [], []
     for item, collection in items:
         if not item.get("answerable"):
             continue
@@ -281,16 +322,34 @@ def main() -> int:
                           "verification": (result.verification or {}).get("score", 0.5),
                           "fact_missing": ev.get("fact_missing", 0.0), "focus_coverage": ev.get("focus_coverage", 0.0),
                           "top_score": ev.get("top_score", 0.0)})
+        conf_items.append((item, collection))
         conf_ys.append(1.0 if _norm(item.get("answer_hint", "")) in _norm(result.answer) else 0.0)
-    fitted.CONFIDENCE = fit_logistic(conf_rows, conf_ys, CONFIDENCE_FEATURES, l2=0.01)
-    oof = [p[0] for p in cv_probabilities([[r] for r in conf_rows], [[y] for y in conf_ys], CONFIDENCE_FEATURES,
-                                          l2=0.01)]
-    ece = 0.0
-    for low, high in zip([0, .2, .4, .6, .8], [.2, .4, .6, .8, 1.01]):
-        rows_in = [(p, y) for p, y in zip(oof, conf_ys) if low <= p < high]
-        if rows_in:
-            ece += len(rows_in) / len(oof) * abs(sum(y for _, y in rows_in) / len(rows_in)
-                                                 - sum(p for p, _ in rows_in) / len(rows_in))
+    conf_keys = [document_of(item, collection) for item, collection in conf_items]
+
+    def ece_of(oof: list[float]) -> float:
+        total = 0.0
+        for low, high in zip([0, .2, .4, .6, .8], [.2, .4, .6, .8, 1.01]):
+            rows_in = [(p, y) for p, y in zip(oof, conf_ys) if low <= p < high]
+            if rows_in:
+                total += len(rows_in) / len(oof) * abs(sum(y for _, y in rows_in) / len(rows_in)
+                                                       - sum(p for p, _ in rows_in) / len(rows_in))
+        return total
+
+    def log_loss(oof: list[float]) -> float:
+        eps = 1e-6
+        return -sum(y * math.log(max(p, eps)) + (1 - y) * math.log(max(1 - p, eps))
+                    for p, y in zip(oof, conf_ys)) / len(oof)
+
+    # Regularisation by cross-validated log loss (a proper scoring rule: it rewards calibration).
+    best_l2, best_loss = None, float("inf")
+    for l2 in (0.003, 0.01, 0.03, 0.1, 0.3):
+        trial = [p[0] for p in cv_probabilities([[r] for r in conf_rows], [[y] for y in conf_ys],
+                                                CONFIDENCE_FEATURES, conf_keys, l2=l2)]
+        if log_loss(trial) < best_loss:
+            best_l2, best_loss, oof = l2, log_loss(trial), trial
+    fitted.CONFIDENCE = fit_logistic(conf_rows, conf_ys, CONFIDENCE_FEATURES, l2=best_l2)
+    ece = ece_of(oof)
+    print(f"confidence: l2 {best_l2}", file=sys.stderr)
     print(f"confidence: ECE (5-fold CV) {ece:.3f} on {len(conf_ys)} answered answerable questions "
           f"({sum(conf_ys) / len(conf_ys):.3f} hold the hint)", file=sys.stderr)
 

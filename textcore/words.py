@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import re
 
-__all__ = ["STOPWORDS", "WORD_RE", "words", "content_words", "is_content"]
+__all__ = ["STOPWORDS", "WORD_RE", "words", "content_words", "is_content", "expand_contractions"]
 
 WORD_RE = re.compile(r"[A-Za-z][A-Za-z'’]*")
 
@@ -20,6 +20,26 @@ STOPWORDS = frozenset(
     yourself yourselves may might must shall need needs via per etc e g i.e eg ie yes never without
     within upon each every either neither whether however therefore thus hence s t""".split()
 )
+
+
+_SPECIAL_NOT = re.compile(r"\b(ca|wo|sha)n['’]t\b", re.I)
+_NOT = re.compile(r"\b(\w+)n['’]t\b", re.I)
+_CLITIC = re.compile(r"\b(\w+)['’](re|ve|ll|d|m)\b", re.I)
+# "'s" is "is" only after these words (elsewhere it is mostly a possessive: "Flask's config"); "whats",
+# "thats", "theres" are the same words typed in chat without the apostrophe.
+_IS = re.compile(r"\b(?:(it|he|she)['’]s|(that|what|there|here|where|who|how)['’]?s)\b", re.I)
+
+
+def expand_contractions(text: str) -> str:
+    """English contractions written out ("doesn't" → "does not", "what's"/"whats" → "what is", "we've" →
+    "we have"), so a search never looks for the fragments "doesn" or "isn" (which no stemmer or stop-word
+    list knows) and a negation stays a word of its own. Possessives are left alone."""
+    specials = {"ca": "can", "wo": "will", "sha": "shall"}
+    clitics = {"re": "are", "ve": "have", "ll": "will", "d": "would", "m": "am"}
+    text = _SPECIAL_NOT.sub(lambda m: f"{specials[m.group(1).lower()]} not", text)
+    text = _NOT.sub(lambda m: f"{m.group(1)} not", text)
+    text = _CLITIC.sub(lambda m: f"{m.group(1)} {clitics[m.group(2).lower()]}", text)
+    return _IS.sub(lambda m: f"{m.group(1) or m.group(2)} is", text)
 
 
 def words(text: str) -> list[str]:

@@ -98,6 +98,9 @@ def features_for(query: QueryAnalysis, lexemes: list[str], passages: list[Source
         "fact_missing": 0.0 if _holds_fact(query, [c.text for c in chosen]) else 1.0,
         "dense_top": max((h.dense for p in passages[:3] for h in p.hits), default=0.0),
         "question_terms": min(len(terms), 12) / 12,
+        # The question names a code or an option (E4012, --soft) and the best passage is the one about it.
+        "identifier_on_top": 1.0 if (query.strict_identifiers and not missing_ids and passages
+                                     and passages[0].first.identifier_matches) else 0.0,
     }
     return features, missing, missing_ids
 
@@ -112,6 +115,8 @@ def assess(query: QueryAnalysis, lexemes: list[str], passages: list[SourcePassag
         reasons.append(f"not found in the best passages: {', '.join(missing)}")
     if missing_ids:
         reasons.append(f"no document mentions {', '.join(missing_ids)}")
+    if features["identifier_on_top"]:
+        reasons.append(f"the best passage is about {', '.join(query.strict_identifiers)}")
     if features["fact_missing"]:
         reasons.append(f"the question asks for a {query.asks_for[0]} and the passages give none")
     if not passages or not chosen:
@@ -121,12 +126,6 @@ def assess(query: QueryAnalysis, lexemes: list[str], passages: list[SourcePassag
     elif missing_ids and not any(p.first.identifier_matches for p in passages[:3]):
         # The question names a code or an option (E4013, --soft) that no document contains.
         decision = "refuse"
-    elif (query.strict_identifiers and not missing_ids and not features["missing_specific"]
-          and passages[0].first.identifier_matches):
-        # The question names a code or an option (E4012, --soft), the best passage is the one about it, and
-        # every specific word of the question is there: the passage answers it even when it is short.
-        decision = "answer"
-        reasons.append(f"the best passage is about {', '.join(query.strict_identifiers)}")
     elif strength < fitted.REFUSE_BELOW:
         decision = "refuse"
     else:
