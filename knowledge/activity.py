@@ -7,6 +7,7 @@ from dataclasses import dataclass, field
 from datetime import date, datetime, time, timedelta, timezone as dt_timezone
 from zoneinfo import ZoneInfo
 
+from django.core.exceptions import EmptyResultSet
 from django.db import connection
 from django.db.models import Count, Q, QuerySet
 from django.db.models.functions import TruncDate, TruncHour
@@ -23,12 +24,14 @@ class Period:
 
     key: str
     label: str
+    short: str
     unit: str  # "hour" or "day"
     count: int
 
 
-PERIODS = {p.key: p for p in (Period("24h", "24 hours", "hour", 24), Period("7d", "7 days", "day", 7),
-                              Period("30d", "30 days", "day", 30))}
+PERIODS = {p.key: p for p in (Period("24h", "24 hours", "24 h", "hour", 24),
+                              Period("7d", "7 days", "7 days", "day", 7),
+                              Period("30d", "30 days", "30 days", "day", 30))}
 DEFAULT_PERIOD = "24h"
 
 # The timings every question records besides its stages: the whole path, not a stage of it.
@@ -112,7 +115,10 @@ class Ranked:
 
 def stage_medians(logs: QuerySet, win: Window, limit: int = 8) -> list[Ranked]:
     """Median milliseconds per recorded pipeline stage, slowest first (the whole-path total left out). One query."""
-    ids_sql, ids_params = logs.between(win.start, win.end).order_by().values("pk").query.sql_with_params()
+    try:
+        ids_sql, ids_params = logs.between(win.start, win.end).order_by().values("pk").query.sql_with_params()
+    except EmptyResultSet:  # an empty queryset (.none()) has no SQL to nest
+        return []
     # jsonb_each is a set-returning function the ORM cannot join laterally; the rows it reads are the ORM's own.
     sql = f"""
         SELECT stage.key, percentile_cont(0.5) WITHIN GROUP (ORDER BY (stage.value #>> '{{}}')::double precision),

@@ -99,6 +99,7 @@ def test_slowest_stages_are_medians_without_the_total():
     make_query_log(at=day(20), stages={"retrieve": 5000})  # outside the 7-day window
     stages = activity.stage_medians(QueryLog.objects.all(), activity.window("7d", now=NOW, tz=UTC))
     assert [(s.label, s.value) for s in stages] == [("generate", 200.0), ("retrieve", 20.0)]
+    assert activity.stage_medians(QueryLog.objects.none(), activity.window("7d", now=NOW, tz=UTC)) == []
 
 
 def test_top_topics_entities_and_cited_documents():

@@ -144,7 +144,8 @@ class QueryLogQuerySet(models.QuerySet):
         if outcome == "flagged":
             return self.flagged()
         if outcome not in QueryLog.Outcome.values:
-            raise ValueError(f"Unknown outcome {outcome!r}: use flagged or one of {', '.join(QueryLog.Outcome.values)}.")
+            choices = ", ".join(QueryLog.Outcome.values)
+            raise ValueError(f"Unknown outcome {outcome!r}: use flagged or one of {choices}.")
         return self.filter(outcome=outcome)
 
     def in_collection(self, collection_id: int) -> "QueryLogQuerySet":

@@ -226,7 +226,8 @@ def ranked_bar_chart(key: str, title: str, items: Sequence[tuple[str, float]], *
         shown = label if len(label) <= 30 else label[:29] + "…"
         parts.append(f'<g class="rank"><title>{escape(label)}: {escape(fmt(value))}</title>'
                      f'<text x="{LABEL_WIDTH - 8}" y="{y + 13}" text-anchor="end" fill="{INK}">{escape(shown)}</text>'
-                     f'<rect class="bar" x="{LABEL_WIDTH}" y="{y + 3}" width="{_num(length)}" height="{ROW_HEIGHT - 8}" '
+                     f'<rect class="bar" x="{LABEL_WIDTH}" y="{y + 3}" width="{_num(length)}" '
+                     f'height="{ROW_HEIGHT - 8}" '
                      f'rx="2" fill="{_attr(color)}"/>'
                      f'<text x="{_num(LABEL_WIDTH + length + 6)}" y="{y + 13}" fill="{MUTED}">'
                      f'{escape(fmt(value))}</text></g>')

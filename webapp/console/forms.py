@@ -72,7 +72,8 @@ class ReviewForm(forms.Form):
 
 
 # Where questions come from (QueryLog.channel) and how they can end, as the history filters offer them.
-CHANNEL_CHOICES = [("", "Any source"), ("slack", "Slack"), ("console", "Console"), ("api", "API"), ("cli", "Command line")]
+CHANNEL_CHOICES = [("", "Any source"), ("slack", "Slack"), ("console", "Console"), ("api", "API"),
+                   ("cli", "Command line")]
 OUTCOME_CHOICES = [("", "Any outcome"), *QueryLog.Outcome.choices, ("flagged", "Flagged")]
 
 

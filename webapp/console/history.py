@@ -96,10 +96,11 @@ def _csv_rows(logs):
         "latency", "answer__collection_ids", "question", "answer_id")
     for asked, channel, outcome, status, pending, cache, confidence, latency, collection_ids, question, answer_id \
             in rows.iterator(chunk_size=CSV_BATCH):
+        collections = "; ".join(names[c] for c in collection_ids or [] if c in names)
         yield [timezone.localtime(asked).isoformat(timespec="seconds"), channel, outcome,
                "yes" if _is_flagged(status, pending) else "no", cache or "miss", round(confidence, 3),
-               "" if latency is None else round(latency), "; ".join(names[c] for c in collection_ids or [] if c in names),
-               question, answer_id or "", f"{link}{answer_id}" if answer_id else ""]
+               "" if latency is None else round(latency), collections, question, answer_id or "",
+               f"{link}{answer_id}" if answer_id else ""]
 
 
 def _total_ms(timings) -> float | None:

@@ -93,7 +93,8 @@ def _flagged(buckets: list[Bucket], labels, tips, unit: str) -> Chart:
     title = f"Flagged rate per {unit}"
     flagged, asked = sum(b.flagged for b in buckets), sum(b.total for b in buckets)
     summary = (f"Share of each {unit}'s questions whose answer is flagged, by a reviewer or by a user awaiting "
-               f"review. Over the whole period: {flagged} of {asked}" + (f" ({flagged / asked:.0%})." if asked else "."))
+               f"review. Over the whole period: {flagged} of {asked}")
+    summary += f" ({flagged / asked:.0%})." if asked else "."
     svg = charts.bar_chart("chart-flagged", title, labels, [b.share("flagged") for b in buckets],
                            fmt=lambda v: f"{v:.0%}", summary=summary, color=FLAG_COLOR, tips=tips)
     return charts.chart("flagged", title, svg, summary, [unit.title(), "Flagged", "Rate"],
