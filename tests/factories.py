@@ -6,7 +6,7 @@ import itertools
 
 from django.contrib.auth import get_user_model
 
-from knowledge.models import Collection
+from knowledge.models import Answer, Collection, QueryLog
 
 _seq = itertools.count(1)
 
@@ -24,3 +24,26 @@ def make_collection(name: str | None = None, **fields) -> Collection:
 def all_text(parsed) -> str:
     """Every block's text of a parsed document, one block a line."""
     return "\n".join(block.text for block in parsed.blocks)
+
+
+def make_answer(**fields):
+    """A stored answer (an automatic one unless told otherwise)."""
+    defaults = {"question_text": "What is the meal allowance?", "normalized_question": f"question {next(_seq)}",
+                "text": "The daily meal allowance is 55 USD [1]."}
+    return Answer.objects.create(**{**defaults, **fields})
+
+
+def make_query_log(question: str = "What is the meal allowance?", *, at=None, outcome: str = "answered",
+                   channel: str = "console", latency_ms: float | None = 500.0, stages: dict | None = None,
+                   answer=None, **fields):
+    """A question log row asked at `at` (an aware datetime; now when None), taking `latency_ms` in all
+    (its `stages` beside it); `timings_ms=` sets the stored timings as given instead."""
+    timings = dict(stages or {})
+    if latency_ms is not None:
+        timings["total"] = latency_ms
+    fields.setdefault("timings_ms", timings)
+    log = QueryLog.objects.create(question=question, outcome=outcome, channel=channel, answer=answer, **fields)
+    if at is not None:  # created_at is set on insert; a test that needs another time moves it after.
+        QueryLog.objects.filter(pk=log.pk).update(created_at=at)
+        log.created_at = at
+    return log

@@ -120,7 +120,42 @@ class Answer(models.Model):
         return ""
 
 
+def flagged_answer() -> Q:
+    """A question whose answer a reviewer flagged, or a user flagged and no reviewer has decided on yet."""
+    return Q(answer__status=Answer.Status.FLAGGED) | Q(answer__flag_pending=True)
+
+
 class QueryLogQuerySet(models.QuerySet):
+    def between(self, start=None, end=None) -> "QueryLogQuerySet":
+        """Rows asked at or after `start` and before `end` (aware datetimes; either may be None)."""
+        rows = self
+        if start is not None:
+            rows = rows.filter(created_at__gte=start)
+        if end is not None:
+            rows = rows.filter(created_at__lt=end)
+        return rows
+
+    def flagged(self) -> "QueryLogQuerySet":
+        """Rows whose answer is flagged (see flagged_answer)."""
+        return self.filter(flagged_answer())
+
+    def with_outcome(self, outcome: str) -> "QueryLogQuerySet":
+        """Rows with this outcome; "flagged" is the flagged answers whatever their outcome."""
+        if outcome == "flagged":
+            return self.flagged()
+        if outcome not in QueryLog.Outcome.values:
+            choices = ", ".join(QueryLog.Outcome.values)
+            raise ValueError(f"Unknown outcome {outcome!r}: use flagged or one of {choices}.")
+        return self.filter(outcome=outcome)
+
+    def in_collection(self, collection_id: int) -> "QueryLogQuerySet":
+        """Rows whose answer searched or drew on this collection."""
+        return self.filter(answer__collection_ids__contains=[collection_id])
+
+    def mentioning(self, text: str) -> "QueryLogQuerySet":
+        """Rows whose (redacted) question contains the text, case-insensitively."""
+        return self.filter(question__icontains=text)
+
     def cache_hit_rates(self) -> dict[str, float]:
         """Share of asked questions served by each cache level ('exact', 'similar', 'graph') or 'miss'."""
         counts = dict(self.values_list("cache").annotate(n=models.Count("id")).values_list("cache", "n"))

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from django import forms
 
-from knowledge.models import Document, Feedback
+from knowledge.models import Document, Feedback, QueryLog
 
 
 class DocumentFilterForm(forms.Form):
@@ -68,4 +68,36 @@ class ReviewForm(forms.Form):
         data = super().clean()
         if data.get("action") == "schedule" and not data.get("reverify_at"):
             self.add_error("reverify_at", "Pick the date to check this answer again.")
+        return data
+
+
+# Where questions come from (QueryLog.channel) and how they can end, as the history filters offer them.
+CHANNEL_CHOICES = [("", "Any source"), ("slack", "Slack"), ("console", "Console"), ("api", "API"),
+                   ("cli", "Command line")]
+OUTCOME_CHOICES = [("", "Any outcome"), *QueryLog.Outcome.choices, ("flagged", "Flagged")]
+
+
+class HistoryFilterForm(forms.Form):
+    """Filters for the query history and its CSV export."""
+
+    date_from = forms.DateField(required=False, label="From", widget=forms.DateInput(attrs={
+        "type": "date", "aria-label": "Asked on or after"}))
+    date_to = forms.DateField(required=False, label="To", widget=forms.DateInput(attrs={
+        "type": "date", "aria-label": "Asked on or before"}))
+    channel = forms.ChoiceField(choices=CHANNEL_CHOICES, required=False)
+    outcome = forms.ChoiceField(choices=OUTCOME_CHOICES, required=False)
+    collection = forms.ModelChoiceField(queryset=None, required=False, empty_label="All collections")
+    q = forms.CharField(required=False, max_length=200, widget=forms.TextInput(attrs={
+        "type": "search", "placeholder": "Words in the question", "aria-label": "Search questions"}))
+
+    def __init__(self, *args, collections, **kwargs):
+        super().__init__(*args, **kwargs)
+        self.fields["collection"].queryset = collections
+
+    def clean(self):
+        data = super().clean()
+        start, end = data.get("date_from"), data.get("date_to")
+        if start and end and start > end:
+            self.add_error("date_to", f"The end date ({end:%d %b %Y}) is before the start date ({start:%d %b %Y}): "
+                                      "swap them or clear one.")
         return data

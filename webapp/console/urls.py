@@ -3,7 +3,7 @@
 from django.contrib.auth import views as auth_views
 from django.urls import path
 
-from webapp.console import views
+from webapp.console import history, views
 
 app_name = "console"
 
@@ -24,4 +24,6 @@ urlpatterns = [
     path("answers/<int:pk>/feedback/", views.answer_feedback, name="answer_feedback"),
     path("review/", views.review_queue, name="review"),
     path("review/<int:pk>/", views.review_action, name="review_action"),
+    path("history/", history.history, name="history"),
+    path("history/export.csv", history.history_export, name="history_export"),
 ]

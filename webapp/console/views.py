@@ -13,17 +13,18 @@ from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
 from django.views.decorators.http import require_POST
 
+from knowledge import activity
 from knowledge.answering import AskOptions, answer_question
 from knowledge.gaps import list_gaps, set_gap_resolved
 from knowledge.ingestion import delete_document
 from knowledge.models import Answer, Document
 from verification import curation
 from verification import review as reviews
-from webapp.console import presenters, queries
+from webapp.console import presenters, queries, trend_charts
 from webapp.console.forms import AskForm, DocumentFilterForm, FeedbackForm, ReviewForm, UploadForm
 from webapp.console.sections import build_sections
 from webapp.roles import (can_manage, can_see_question, is_knowledge_owner, is_reviewer, managed_collections,
-                          readable_collections, readable_documents, visible_gaps)
+                          readable_collections, readable_documents, visible_gaps, visible_questions)
 from webapp.uploads import UploadOutcome, accept_upload, accept_uploads
 
 
@@ -34,8 +35,20 @@ def _require(allowed: bool) -> None:
 
 @login_required
 def dashboard(request):
+    """Counts for the chosen period (24 hours, 7 or 30 days); for reviewers, its trends drawn as charts."""
+    period = request.GET.get("period", activity.DEFAULT_PERIOD)
+    if period not in activity.PERIODS:
+        messages.warning(request, f"There is no period “{period}”: showing the last 24 hours. "
+                                  f"Choose one of {', '.join(activity.PERIODS)}.")
+        period = activity.DEFAULT_PERIOD
+    window = activity.window(period)
+    charts = None
+    if is_reviewer(request.user):
+        charts = trend_charts.build(activity.trends(visible_questions(request.user), window))
     return render(request, "console/dashboard.html", {
-        "stats": queries.dashboard_stats(request.user), "recent": queries.recent_questions(request.user, 10), "nav": "dashboard",
+        "stats": queries.dashboard_stats(request.user, window.start), "period": window.period,
+        "periods": activity.PERIODS.values(), "charts": charts,
+        "recent": queries.recent_questions(request.user, 10), "nav": "dashboard",
     })
 
 

@@ -8,6 +8,8 @@ from django import template
 from django.utils.html import conditional_escape
 from django.utils.safestring import mark_safe
 
+from webapp.console.trend_charts import duration
+
 register = template.Library()
 
 _MARKER = re.compile(r"\[(\d{1,2})\]")
@@ -35,6 +37,12 @@ def status_badge(status: str) -> str:
 def percent(value) -> str:
     """0.834 -> '83%'; None -> '—'."""
     return "—" if value is None else f"{float(value):.0%}"
+
+
+@register.filter
+def duration_ms(value) -> str:
+    """Milliseconds as the charts write them: '840 ms', '1.23 s'."""
+    return "—" if value is None else duration(float(value))
 
 
 @register.simple_tag
