@@ -39,8 +39,8 @@ def test_api_follow_up_is_answered_from_the_earlier_turn(corpus_db):
     body = follow.json()
     assert body["conversation"] == first["conversation"]
     assert body["standalone_question"].startswith(FIRST)
-    assert not body["refused"]
-    assert any(source.startswith("hr/parental-leave.md") for source in cited_sources(body))
+    assert not body["refused"] and "16 weeks" in body["answer"]
+    assert cited_sources(body) and all(source.startswith("hr/parental-leave.md") for source in cited_sources(body))
     turns = api.get(f"/api/conversations/{body['conversation']}").json()["turns"]
     assert [t["question"] for t in turns] == [FIRST, FOLLOW_UP]
     assert turns[1]["answer_id"] == body["answer_id"] and turns[1]["standalone_question"].startswith(FIRST)
@@ -115,10 +115,10 @@ def test_console_follow_up_shows_the_earlier_turns(client, corpus_db):
     page = follow.content.decode()
     card = follow.context["card"]
     assert card["standalone_question"].startswith("What is the home office stipend?")
-    assert any("remote-work-policy" in c["source"] for c in card["citations"])
-    assert "working days per calendar year" in card["answer"] or "business days per calendar year" in card["answer"]
+    assert card["citations"] and all(c["source"].startswith("hr/remote-work-policy") for c in card["citations"])
+    assert "abroad" in card["answer"]
     earlier = follow.context["earlier_turns"]
-    assert [t.question for t in earlier] == ["What is the home office stipend?"]
+    assert [t["question"] for t in earlier] == ["What is the home office stipend?"]
     assert page.index("What is the home office stipend?") < page.index("and what about working from abroad?")
     assert "New conversation" in page
     # The page remembers the conversation; "New conversation" forgets it.

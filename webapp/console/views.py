@@ -13,7 +13,8 @@ from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
 from django.views.decorators.http import require_POST
 
-from knowledge.answering import AskOptions, answer_question
+from knowledge.answering import AskOptions
+from knowledge.conversations import ConversationNotFound, ask_in_conversation, find_conversation, turns_of
 from knowledge.gaps import list_gaps, set_gap_resolved
 from knowledge.ingestion import delete_document
 from knowledge.models import Answer, Document
@@ -192,23 +193,94 @@ def gap_resolve(request, pk: int):
     return redirect(f"{reverse('console:gap_list')}?show={show if show in ('open', 'resolved', 'all') else 'open'}")
 
 
+# The conversation the Ask page continues; the form also carries it, so two tabs can hold two conversations.
+CONVERSATION_KEY = "verity-ask-conversation"
+
+
+def _conversation(request, conversation_id: int | None):
+    """The asker's own conversation with this id (None for none); another person's is a 404."""
+    if conversation_id is None:
+        return None
+    try:
+        return find_conversation(request.user, conversation_id)
+    except ConversationNotFound as exc:
+        raise Http404(str(exc)) from exc
+
+
+def _remembered_conversation(request):
+    """The conversation this session was last asking in, while it is still the asker's."""
+    try:
+        return _conversation(request, request.session.get(CONVERSATION_KEY))
+    except Http404:
+        request.session.pop(CONVERSATION_KEY, None)
+        return None
+
+
 @login_required
 def ask(request):
+    """Ask, or follow up in the current conversation; the earlier turns are shown above the answer."""
     collections = readable_collections(request.user)
     form = AskForm(request.POST or None, collections=collections)
-    card = None
-    if request.method == "POST" and form.is_valid():
-        chosen = form.cleaned_data["collections"]
-        result = answer_question(form.cleaned_data["question"], AskOptions(
-            user=request.user, channel="console", collection_ids=[c.pk for c in chosen] or None))
-        card = presenters.answer_card(result.to_dict(), result.question)
+    card, conversation, turns = None, None, []
+    if request.method == "POST":
+        if form.is_valid():
+            chosen = form.cleaned_data["collections"]
+            conversation, result = _ask(request, form.cleaned_data["question"], form.cleaned_data["conversation"],
+                                        [c.pk for c in chosen] or None)
+            card = presenters.answer_card(result.to_dict(), result.question,
+                                          standalone_question=result.standalone_question)
+            turns = turns_of(conversation)[:-1]
+            # The answer is shown; the box is empty for the follow-up, in the same conversation and collections.
+            form = AskForm(initial={"conversation": conversation.pk, "collections": chosen}, collections=collections)
+        else:
+            conversation = _conversation(request, form.cleaned_data.get("conversation"))
+            turns = turns_of(conversation) if conversation else []
     elif request.GET.get("answer", "").isdigit():
         answer = get_object_or_404(Answer, pk=int(request.GET["answer"]))
         if not can_see_question(request.user, answer):
             raise Http404("No such answer.")
         card = presenters.stored_answer_card(answer)
-        form = AskForm(initial={"question": answer.question_text}, collections=collections)
-    return render(request, "console/ask.html", {"form": form, "card": card, "nav": "ask"})
+        conversation = _remembered_conversation(request)
+        turns = turns_of(conversation) if conversation else []
+        if turns and turns[-1].answer_id == answer.pk:
+            card = presenters.stored_answer_card(answer, question=turns[-1].question,
+                                                 standalone_question=turns[-1].standalone_question)
+            turns = turns[:-1]
+        else:  # an answer from elsewhere (the dashboard): asking from here starts afresh
+            conversation, turns = None, []
+        form = AskForm(initial={"question": "" if conversation else answer.question_text,
+                                "conversation": conversation.pk if conversation else None}, collections=collections)
+    else:
+        conversation = _remembered_conversation(request)
+        turns = turns_of(conversation) if conversation else []
+        last = Answer.objects.filter(pk=turns[-1].answer_id).first() if turns and turns[-1].answer_id else None
+        if last is not None:
+            card = presenters.stored_answer_card(last, question=turns[-1].question,
+                                                 standalone_question=turns[-1].standalone_question)
+            turns = turns[:-1]
+        form = AskForm(initial={"conversation": conversation.pk if conversation else None}, collections=collections)
+    return render(request, "console/ask.html", {
+        "form": form, "card": card, "nav": "ask", "conversation_id": conversation.pk if conversation else None,
+        "earlier_turns": presenters.turn_cards(turns)})
+
+
+def _ask(request, question: str, conversation_id: int | None, collection_ids: list[int] | None):
+    """Answer as the next turn of the asker's conversation (a new one when none is given), and remember it."""
+    options = AskOptions(user=request.user, channel="console", collection_ids=collection_ids)
+    try:
+        conversation, result = ask_in_conversation(question, options, conversation_id)
+    except ConversationNotFound as exc:
+        raise Http404(str(exc)) from exc
+    request.session[CONVERSATION_KEY] = conversation.pk
+    return conversation, result
+
+
+@login_required
+@require_POST
+def ask_new(request):
+    """Forget the current conversation: the next question stands on its own."""
+    request.session.pop(CONVERSATION_KEY, None)
+    return redirect("console:ask")
 
 
 @login_required
