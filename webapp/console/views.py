@@ -16,6 +16,7 @@ from django.views.decorators.http import require_POST
 from knowledge.answering import AskOptions
 from knowledge.conversations import ConversationNotFound, ask_in_conversation, find_conversation, turns_of
 from knowledge.gaps import list_gaps, set_gap_resolved
+from knowledge import supersession
 from knowledge.ingestion import delete_document
 from knowledge.models import Answer, Document
 from verification import curation
@@ -56,8 +57,9 @@ def _filtered_documents(request):
 @login_required
 def document_list(request):
     form, documents = _filtered_documents(request)
+    shown = list(documents.order_by("collection__name", "source")[:500])
     return render(request, "console/document_list.html", {
-        "form": form, "documents": documents.order_by("collection__name", "source")[:500],
+        "form": form, "documents": _with_supersession(shown),
         "progress": queries.ingestion_progress(documents), "can_upload": is_knowledge_owner(request.user),
         "nav": "documents",
     })
@@ -129,12 +131,24 @@ def _readable_document(request, pk: int) -> Document:
     return document
 
 
+def _with_supersession(documents: list[Document]) -> list[Document]:
+    """The documents, each with `superseded_by`: the newer document of its collection that replaces it, or None."""
+    found = supersession.in_collections({d.collection_id for d in documents})
+    newer = Document.objects.in_bulk({found.newer[d.pk] for d in documents if d.pk in found.newer})
+    for document in documents:
+        document.superseded_by = newer.get(found.newer.get(document.pk))
+    return documents
+
+
 @login_required
 def document_detail(request, pk: int):
     document = _readable_document(request, pk)
     cited = request.GET.get("chunk", "")
+    found = supersession.in_collections([document.collection_id])
     return render(request, "console/document_detail.html", {
         "document": document,
+        "superseded_by": Document.objects.filter(pk=found.newer.get(document.pk)).first(),
+        "replaces": Document.objects.filter(pk__in=found.older.get(document.pk, [])).order_by("-document_date", "title"),
         "sections": build_sections(queries.document_chunks(document), int(cited) if cited.isdigit() else None),
         "versions": document.versions.select_related("uploaded_by"),
         "can_manage": can_manage(request.user, document.collection),
