@@ -12,7 +12,7 @@ from dataclasses import dataclass
 
 __all__ = ["Table", "escape_cell", "has_table", "split_row", "split_tables", "table_to_text"]
 
-_SEPARATOR_CELL = re.compile(r":?-{3,}:?")
+_SEPARATOR_CELL = re.compile(r":?-+:?")
 _CELL_BORDER = re.compile(r"(?<!\\)\|")
 
 
@@ -65,6 +65,8 @@ def split_tables(text: str) -> list[str | Table]:
     A table is a row of cells, a separator row of dashes as wide as it, and the rows that follow
     while each line still has a cell border; body rows are padded or cut to the header's width.
     """
+    if not text:
+        return []
     lines = text.split("\n")
     parts: list[str | Table] = []
     plain: list[str] = []
