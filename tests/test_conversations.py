@@ -124,6 +124,11 @@ def test_console_follow_up_shows_the_earlier_turns(client, corpus_db):
     # The page remembers the conversation; "New conversation" forgets it.
     again = client.get("/ask/")
     assert again.context["conversation_id"] == conversation and len(again.context["earlier_turns"]) == 1
+    # Feedback lands back on the page (?answer=): the conversation is still shown around that answer.
+    after_feedback = client.post(f"/answers/{card['answer_id']}/feedback/", {"kind": "helpful"}, follow=True)
+    assert after_feedback.context["conversation_id"] == conversation
+    assert after_feedback.context["card"]["answer_id"] == card["answer_id"]
+    assert len(after_feedback.context["earlier_turns"]) == 1
     client.post("/ask/new/")
     fresh = client.get("/ask/")
     assert fresh.context["conversation_id"] is None and not fresh.context["earlier_turns"]

@@ -13,10 +13,10 @@ from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
 from django.views.decorators.http import require_POST
 
+from knowledge import supersession
 from knowledge.answering import AskOptions
 from knowledge.conversations import ConversationNotFound, ask_in_conversation, find_conversation, turns_of
 from knowledge.gaps import list_gaps, set_gap_resolved
-from knowledge import supersession
 from knowledge.ingestion import delete_document
 from knowledge.models import Answer, Document
 from verification import curation
@@ -249,33 +249,34 @@ def ask(request):
         else:
             conversation = _conversation(request, form.cleaned_data.get("conversation"))
             turns = turns_of(conversation) if conversation else []
-    elif request.GET.get("answer", "").isdigit():
-        answer = get_object_or_404(Answer, pk=int(request.GET["answer"]))
-        if not can_see_question(request.user, answer):
-            raise Http404("No such answer.")
-        card = presenters.stored_answer_card(answer)
-        conversation = _remembered_conversation(request)
-        turns = turns_of(conversation) if conversation else []
-        if turns and turns[-1].answer_id == answer.pk:
-            card = presenters.stored_answer_card(answer, question=turns[-1].question,
-                                                 standalone_question=turns[-1].standalone_question)
-            turns = turns[:-1]
-        else:  # an answer from elsewhere (the dashboard): asking from here starts afresh
-            conversation, turns = None, []
-        form = AskForm(initial={"question": "" if conversation else answer.question_text,
-                                "conversation": conversation.pk if conversation else None}, collections=collections)
     else:
-        conversation = _remembered_conversation(request)
-        turns = turns_of(conversation) if conversation else []
-        last = Answer.objects.filter(pk=turns[-1].answer_id).first() if turns and turns[-1].answer_id else None
-        if last is not None:
-            card = presenters.stored_answer_card(last, question=turns[-1].question,
-                                                 standalone_question=turns[-1].standalone_question)
-            turns = turns[:-1]
-        form = AskForm(initial={"conversation": conversation.pk if conversation else None}, collections=collections)
+        answer = None
+        if request.GET.get("answer", "").isdigit():
+            answer = get_object_or_404(Answer, pk=int(request.GET["answer"]))
+            if not can_see_question(request.user, answer):
+                raise Http404("No such answer.")
+        conversation, turns, card = _resume(request, answer)
+        form = AskForm(initial={"question": answer.question_text if answer and not conversation else "",
+                                "conversation": conversation.pk if conversation else None}, collections=collections)
     return render(request, "console/ask.html", {
         "form": form, "card": card, "nav": "ask", "conversation_id": conversation.pk if conversation else None,
         "earlier_turns": presenters.turn_cards(turns)})
+
+
+def _resume(request, answer: Answer | None):
+    """(conversation, earlier turns, card) for showing the page again: the remembered conversation ending in
+    its last answer; an answer from elsewhere (a dashboard link) is shown alone, and asking then starts afresh."""
+    conversation = _remembered_conversation(request)
+    turns = turns_of(conversation) if conversation else []
+    last = turns[-1] if turns else None
+    if answer is None and last is not None and last.answer_id:
+        answer = Answer.objects.filter(pk=last.answer_id).first()
+    if answer is None:
+        return conversation, turns, None
+    if last is not None and last.answer_id == answer.pk:
+        return conversation, turns[:-1], presenters.stored_answer_card(
+            answer, question=last.question, standalone_question=last.standalone_question)
+    return None, [], presenters.stored_answer_card(answer)
 
 
 def _ask(request, question: str, conversation_id: int | None, collection_ids: list[int] | None):
