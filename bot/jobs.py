@@ -17,11 +17,11 @@ from bot.client import slack_client
 from bot.models import ChannelSetting, SlackQuestion
 from bot.people import django_user_for
 from knowledge.answering import AnswerResult, AskOptions, answer_question
+from knowledge.answering.service import CONTEXT_TURNS
 import jobqueue as jobs
 
 log = logging.getLogger(__name__)
 
-THREAD_TURNS = 6  # the last three question/answer pairs of the thread
 STUCK_AFTER_S = 120  # a queued question no worker took for this long is enqueued again
 GIVE_UP_AFTER_S = 15 * 60  # ...and one no worker took for this long (or tried MAX_ATTEMPTS times) gets the apology
 MAX_ATTEMPTS = 3
@@ -64,7 +64,7 @@ def _answer(client: WebClient, question: SlackQuestion, providers) -> AnswerResu
 
 
 def thread_context(client: WebClient, question: SlackQuestion) -> list[str]:
-    """The thread's earlier turns (oldest first, at most THREAD_TURNS), without the question and placeholder."""
+    """The thread's earlier turns (oldest first, at most CONTEXT_TURNS), without the question and placeholder."""
     replies = client.conversations_replies(channel=question.channel_id, ts=question.thread_ts, limit=50)
     turns = []
     for message in replies.get("messages", []):
@@ -73,7 +73,7 @@ def thread_context(client: WebClient, question: SlackQuestion) -> list[str]:
         text = _MENTION.sub("", message.get("text") or "").strip()
         if text and text != blocks.PLACEHOLDER_TEXT:
             turns.append(text)
-    return turns[-THREAD_TURNS:]
+    return turns[-CONTEXT_TURNS:]
 
 
 def deliver(client: WebClient, question: SlackQuestion, message_blocks: list[dict], text: str) -> None:

@@ -16,9 +16,13 @@ def test_schema_is_openapi_3_and_lists_every_endpoint():
     assert response.status_code == 200
     schema = response.json()
     assert schema["openapi"].startswith("3.")
-    assert {"/api/ask", "/api/documents/", "/api/documents/{id}/", "/api/answers/{id}/feedback"} <= set(schema["paths"])
+    assert {"/api/ask", "/api/documents/", "/api/documents/{id}/", "/api/answers/{id}/feedback",
+            "/api/conversations/{id}"} <= set(schema["paths"])
     ask = schema["paths"]["/api/ask"]["post"]
     assert ask["responses"]["200"]["content"]["application/json"]["schema"]["$ref"].endswith("/AskResult")
+    assert "conversation" in schema["components"]["schemas"]["AskRequest"]["properties"]
+    assert {"conversation", "standalone_question"} <= set(schema["components"]["schemas"]["AskResult"]["properties"])
+    assert "404" in schema["paths"]["/api/conversations/{id}"]["get"]["responses"]
     assert "tokenAuth" in schema["components"]["securitySchemes"]
     error = schema["components"]["schemas"]["Error"]
     assert {"error", "fields", "hint"} <= set(error["properties"])
@@ -36,6 +40,7 @@ def test_docs_page_serves_swagger_ui_from_installed_files():
     ("get", "/api/nowhere", 404),
     ("get", "/api/documents/999999/", 404),
     ("post", "/api/answers/999999/feedback", 404),
+    ("get", "/api/conversations/999999", 404),
     ("get", "/api/ask", 405),
     ("patch", "/api/ask", 405),
     ("put", "/api/answers/1/feedback", 405),

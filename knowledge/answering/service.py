@@ -34,6 +34,10 @@ WARNING_TEXT = "Low confidence ({score:.0%}): check the sources below. A reviewe
 FLAG_CARRIED_TEXT = ("An earlier answer to this question was flagged ({reason}). This answer is waiting for a reviewer: "
                      "check the sources below.")
 FLAG_PENDING_TEXT = "Someone flagged this answer; a reviewer is checking it. Check the sources below."
+# A refusal carries no citation markers; its opening tells it apart from a question in a thread.
+_REFUSAL_OPENING = REFUSAL_TEXT.partition(".")[0]
+# How much of a Slack thread or a conversation a follow-up reads: the last three question/answer pairs.
+CONTEXT_TURNS = 6
 
 
 # A question is a sentence or a short paragraph; anything longer is a pasted document, not a question.
@@ -107,11 +111,15 @@ def standalone_question(question: str, thread_context: list[str], providers: Ans
         if rewritten:
             return rewritten
     if len(question.split()) <= 12 or _FOLLOW_UP.search(question):
-        # Without a model, the follow-up completes the last question asked, not the last answer given
-        # (answers carry citation markers).
-        asked_before = [turn for turn in previous if not parse_markers(turn)] or previous
+        # Without a model, the follow-up completes the last question asked, not the last answer given.
+        asked_before = [turn for turn in previous if not _is_answer(turn)] or previous
         return f"{asked_before[-1]} {question}"
     return question
+
+
+def _is_answer(turn: str) -> bool:
+    """An earlier turn the answer path wrote: answers carry citation markers, refusals open with their own words."""
+    return bool(parse_markers(turn)) or turn.strip().startswith(_REFUSAL_OPENING)
 
 
 def allowed_collections(options: AskOptions) -> list[int]:

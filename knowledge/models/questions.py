@@ -189,6 +189,9 @@ class QueryLog(models.Model):
     cost_usd = models.FloatField(default=0.0)
     timings_ms = models.JSONField(default=dict, blank=True)
     error = models.TextField(blank=True)
+    conversation = models.ForeignKey("knowledge.Conversation", null=True, blank=True, on_delete=models.SET_NULL,
+                                     related_name="turns", help_text="The console or API conversation it was "
+                                     "asked in; its earlier turns completed a follow-up.")
     created_at = models.DateTimeField(auto_now_add=True, db_index=True)
 
     objects = QueryLogQuerySet.as_manager()

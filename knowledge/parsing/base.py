@@ -7,6 +7,8 @@ import unicodedata
 from dataclasses import dataclass, field
 from typing import Literal
 
+from textcore.tables import table_to_text
+
 __all__ = [
     "Block",
     "ParsedDocument",
@@ -93,21 +95,6 @@ def normalize_rows(rows: list[list[str | None]]) -> list[list[str]]:
     # Drop columns that are empty in every row (common with merged cells in PDFs).
     keep = [i for i in range(width) if any(i < len(r) and r[i] for r in cleaned)]
     return [[(r[i] if i < len(r) else "") for i in keep] for r in cleaned]
-
-
-def _escape_cell(cell: str) -> str:
-    return cell.replace("|", "\\|")
-
-
-def table_to_text(rows: list[list[str]]) -> str:
-    """Render rows as Markdown-style pipe rows; the first row is the header."""
-    if not rows:
-        return ""
-    lines = ["| " + " | ".join(_escape_cell(c) for c in rows[0]) + " |"]
-    lines.append("| " + " | ".join("---" for _ in rows[0]) + " |")
-    for row in rows[1:]:
-        lines.append("| " + " | ".join(_escape_cell(c) for c in row) + " |")
-    return "\n".join(lines)
 
 
 def table_block(rows: list[list[str | None]], heading_path: tuple[str, ...], *,

@@ -8,9 +8,13 @@ from knowledge.models import Document, DocumentVersion, Feedback
 
 
 class AskSerializer(serializers.Serializer):
-    """`{"question": "...", "collections": [ids]}`; collections narrow the search to those readable ones."""
+    """`{"question": "...", "conversation": id, "collections": [ids]}`; collections narrow the search to those
+    readable ones."""
 
     question = serializers.CharField(max_length=2000, trim_whitespace=True)
+    conversation = serializers.IntegerField(min_value=1, required=False, help_text=(
+        "Continue this conversation of yours: the question is read as a follow-up of its earlier turns "
+        "(as in a Slack thread). Leave it out to start a new conversation."))
     collections = serializers.ListField(child=serializers.IntegerField(min_value=1), required=False,
                                         allow_empty=False, max_length=100)
 
@@ -105,7 +109,8 @@ class CitationSerializer(serializers.Serializer):
 
 
 class AskResultSerializer(serializers.Serializer):
-    """The JSON of `manage.py ask --json`: the answer (or refusal), citations, confidence and timings."""
+    """The JSON of `manage.py ask --json` (the answer or refusal, citations, confidence and timings); the API
+    adds the conversation."""
 
     answer = serializers.CharField()
     refused = serializers.BooleanField()
@@ -124,6 +129,33 @@ class AskResultSerializer(serializers.Serializer):
     evidence = serializers.DictField()
     closest = serializers.ListField(child=serializers.DictField(), help_text=(
         "For a refusal: the nearest documents (title, source, url), which cover the topic but not the answer."))
+    conversation = serializers.IntegerField(help_text=(
+        "API only: the conversation this question is now the last turn of. Send it back as `conversation` to "
+        "ask a follow-up; a new id when none was sent."))
+    standalone_question = serializers.CharField(help_text=(
+        "API only: the question as it was searched, completed from the conversation's earlier turns; empty "
+        "when it stood on its own."))
+
+
+class TurnSerializer(serializers.Serializer):
+    """One question of a conversation and the answer it got."""
+
+    question = serializers.CharField()
+    standalone_question = serializers.CharField()
+    answer = serializers.CharField()
+    answer_id = serializers.IntegerField(allow_null=True)
+    refused = serializers.BooleanField()
+    citations = CitationSerializer(many=True)
+    asked_at = serializers.DateTimeField()
+
+
+class ConversationSerializer(serializers.Serializer):
+    """A conversation of yours with its turns, oldest first."""
+
+    conversation = serializers.IntegerField()
+    created_at = serializers.DateTimeField()
+    updated_at = serializers.DateTimeField()
+    turns = TurnSerializer(many=True)
 
 
 class UploadResultSerializer(serializers.Serializer):

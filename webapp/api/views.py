@@ -9,14 +9,16 @@ from rest_framework.parsers import FormParser, JSONParser, MultiPartParser
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from knowledge.answering import AskOptions, answer_question
+from knowledge.answering import AskOptions
+from knowledge.conversations import ConversationNotFound, ask_in_conversation, find_conversation, turns_of
 from knowledge.models import Answer, Collection
 from verification import curation
 from webapp.api.errors import bad_request, error_response
 from webapp.api.permissions import CanUploadOrReadOnly
-from webapp.api.serializers import (AskResultSerializer, AskSerializer, DocumentDetailSerializer, DocumentSerializer,
-                                    ErrorSerializer, FeedbackResultSerializer, FeedbackSerializer,
-                                    UploadResultSerializer, UploadSerializer)
+from webapp.api.serializers import (AskResultSerializer, AskSerializer, ConversationSerializer,
+                                    DocumentDetailSerializer, DocumentSerializer, ErrorSerializer,
+                                    FeedbackResultSerializer, FeedbackSerializer, UploadResultSerializer,
+                                    UploadSerializer)
 from webapp.roles import can_manage, can_see_answer, readable_collections, readable_documents
 from webapp.uploads import accept_uploads
 
@@ -25,20 +27,41 @@ ERRORS = {code: ErrorSerializer for code in (400, 401, 403, 404, 405, 429)}
 
 
 class AskView(APIView):
-    """POST a question; the response is exactly the JSON of `manage.py ask --json`."""
+    """POST a question, optionally as a follow-up in one of your conversations; the response is the JSON of
+    `manage.py ask --json` plus `conversation` (send it back to ask a follow-up) and `standalone_question`."""
 
     parser_classes = [JSONParser, FormParser]
 
     @extend_schema(request=AskSerializer, responses={200: AskResultSerializer, **ERRORS}, tags=["answers"],
-                   summary="Ask a question")
+                   summary="Ask a question (alone or as a follow-up in a conversation)")
     def post(self, request):
         readable = set(readable_collections(request.user).values_list("pk", flat=True))
         serializer = AskSerializer(data=request.data, readable_ids=readable)
         if not serializer.is_valid():
             return bad_request(serializer.errors)
-        result = answer_question(serializer.validated_data["question"], AskOptions(
-            user=request.user, channel="api", collection_ids=serializer.validated_data.get("collections")))
-        return Response(result.to_dict())
+        data = serializer.validated_data
+        options = AskOptions(user=request.user, channel="api", collection_ids=data.get("collections"))
+        try:
+            conversation, result = ask_in_conversation(data["question"], options, data.get("conversation"))
+        except ConversationNotFound as exc:
+            return error_response(str(exc), status.HTTP_404_NOT_FOUND, hint=exc.hint)
+        return Response({**result.to_dict(), "conversation": conversation.pk,
+                         "standalone_question": result.standalone_question})
+
+
+class ConversationView(APIView):
+    """GET one of your conversations with its turns; anyone else's id is a 404, like a missing one."""
+
+    @extend_schema(responses={200: ConversationSerializer, **ERRORS}, tags=["answers"],
+                   summary="One of your conversations with its turns")
+    def get(self, request, pk: int):
+        try:
+            conversation = find_conversation(request.user, pk)
+        except ConversationNotFound as exc:
+            return error_response(str(exc), status.HTTP_404_NOT_FOUND, hint=exc.hint)
+        return Response({"conversation": conversation.pk, "created_at": conversation.created_at,
+                         "updated_at": conversation.updated_at,
+                         "turns": [turn.to_dict() for turn in turns_of(conversation)]})
 
 
 class DocumentPages(PageNumberPagination):

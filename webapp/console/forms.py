@@ -31,12 +31,14 @@ class UploadForm(forms.Form):
 
 
 class AskForm(forms.Form):
-    """A question, optionally narrowed to some collections."""
+    """A question, optionally narrowed to some collections, alone or as a follow-up in a conversation."""
 
     question = forms.CharField(max_length=2000, widget=forms.Textarea(attrs={
         "rows": 3, "placeholder": "e.g. How many days of PTO do I get in my first year?", "autofocus": True}))
     collections = forms.ModelMultipleChoiceField(queryset=None, required=False,
                                                  widget=forms.CheckboxSelectMultiple)
+    # The conversation this question follows up in (checked against the asker by the view); empty starts one.
+    conversation = forms.IntegerField(required=False, min_value=1, widget=forms.HiddenInput)
 
     def __init__(self, *args, collections, **kwargs):
         super().__init__(*args, **kwargs)

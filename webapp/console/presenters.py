@@ -24,24 +24,35 @@ def confidence_level(confidence: float) -> str:
     return "low"
 
 
-def answer_card(data: dict, question: str) -> dict:
-    """An AnswerResult.to_dict() (or a stored answer in that shape) ready for the answer card."""
+def answer_card(data: dict, question: str, standalone_question: str = "") -> dict:
+    """An AnswerResult.to_dict() (or a stored answer in that shape) ready for the answer card; a follow-up
+    also shows the question it was read as."""
     citations = [{**c, "href": local_url(c.get("url", ""))} for c in data.get("citations") or [] if isinstance(c, dict)]
     closest = [{**c, "href": local_url(c.get("url", ""))} for c in data.get("closest") or [] if isinstance(c, dict)]
     confidence = float(data.get("confidence") or 0)
-    return {**data, "question": question, "citations": citations, "closest": closest, "confidence_pct": round(confidence * 100),
-            "level": confidence_level(confidence), "verified": data.get("status") == Answer.Status.VERIFIED}
+    return {**data, "question": question, "standalone_question": standalone_question, "citations": citations,
+            "closest": closest, "confidence_pct": round(confidence * 100), "level": confidence_level(confidence),
+            "verified": data.get("status") == Answer.Status.VERIFIED}
 
 
-def stored_answer_card(answer: Answer) -> dict:
-    """The answer card for an answer read back from the database."""
+def stored_answer_card(answer: Answer, question: str = "", standalone_question: str = "") -> dict:
+    """The answer card for an answer read back from the database (`question` as this asker put it, when known)."""
     warning = ""
     if answer.status == Answer.Status.NEEDS_REVIEW:
         warning = f"Low confidence ({answer.confidence:.0%}): check the sources below."
     data = {"answer": answer.text, "refused": answer.refused, "confidence": answer.confidence,
             "citations": answer.citations, "status": answer.status, "warning": warning, "answer_id": answer.pk,
             "cache": "stored", "verification": answer.verification}
-    return answer_card(data, answer.question_text)
+    return answer_card(data, question or answer.question_text, standalone_question)
+
+
+def turn_cards(turns) -> list[dict]:
+    """Earlier turns of a conversation for the Ask page: question, answer and links to the cited sources."""
+    return [{"question": t.question, "standalone_question": t.standalone_question, "answer": t.answer,
+             "refused": t.refused, "answer_id": t.answer_id,
+             "sources": [{"n": c.get("n"), "title": c.get("title") or c.get("source") or "Source",
+                          "href": local_url(c.get("url", ""))} for c in t.citations if isinstance(c, dict)]}
+            for t in turns]
 
 
 def claims(verification) -> list[dict]:

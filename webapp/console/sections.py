@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
+from textcore.tables import has_table
+
 
 @dataclass
 class Section:
@@ -26,6 +28,11 @@ class Paragraph:
     chunk_id: int
     cited: bool = False
     first_cited: bool = False
+
+    @property
+    def has_table(self) -> bool:
+        """A Markdown pipe table is shown as a table (an HTML <table> cannot sit inside a <p>)."""
+        return has_table(self.text)
 
 
 def build_sections(chunks, cited_chunk: int | None = None) -> list[Section]:

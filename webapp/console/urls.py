@@ -21,6 +21,7 @@ urlpatterns = [
     path("gaps/", views.gap_list, name="gap_list"),
     path("gaps/<int:pk>/resolve/", views.gap_resolve, name="gap_resolve"),
     path("ask/", views.ask, name="ask"),
+    path("ask/new/", views.ask_new, name="ask_new"),
     path("answers/<int:pk>/feedback/", views.answer_feedback, name="answer_feedback"),
     path("review/", views.review_queue, name="review"),
     path("review/<int:pk>/", views.review_action, name="review_action"),

@@ -13,8 +13,9 @@ from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
 from django.views.decorators.http import require_POST
 
-from knowledge import activity
-from knowledge.answering import AskOptions, answer_question
+from knowledge import activity, supersession
+from knowledge.answering import AskOptions
+from knowledge.conversations import ConversationNotFound, ask_in_conversation, find_conversation, turns_of
 from knowledge.gaps import list_gaps, set_gap_resolved
 from knowledge.ingestion import delete_document
 from knowledge.models import Answer, Document
@@ -68,8 +69,9 @@ def _filtered_documents(request):
 @login_required
 def document_list(request):
     form, documents = _filtered_documents(request)
+    shown = list(documents.order_by("collection__name", "source")[:500])
     return render(request, "console/document_list.html", {
-        "form": form, "documents": documents.order_by("collection__name", "source")[:500],
+        "form": form, "documents": _with_supersession(shown),
         "progress": queries.ingestion_progress(documents), "can_upload": is_knowledge_owner(request.user),
         "nav": "documents",
     })
@@ -141,12 +143,24 @@ def _readable_document(request, pk: int) -> Document:
     return document
 
 
+def _with_supersession(documents: list[Document]) -> list[Document]:
+    """The documents, each with `superseded_by`: the newer document of its collection that replaces it, or None."""
+    found = supersession.in_collections({d.collection_id for d in documents})
+    newer = Document.objects.in_bulk({found.newer[d.pk] for d in documents if d.pk in found.newer})
+    for document in documents:
+        document.superseded_by = newer.get(found.newer.get(document.pk))
+    return documents
+
+
 @login_required
 def document_detail(request, pk: int):
     document = _readable_document(request, pk)
     cited = request.GET.get("chunk", "")
+    found = supersession.in_collections([document.collection_id])
     return render(request, "console/document_detail.html", {
         "document": document,
+        "superseded_by": Document.objects.filter(pk=found.newer.get(document.pk)).first(),
+        "replaces": Document.objects.filter(pk__in=found.older.get(document.pk, [])).order_by("-document_date", "title"),
         "sections": build_sections(queries.document_chunks(document), int(cited) if cited.isdigit() else None),
         "versions": document.versions.select_related("uploaded_by"),
         "can_manage": can_manage(request.user, document.collection),
@@ -205,23 +219,95 @@ def gap_resolve(request, pk: int):
     return redirect(f"{reverse('console:gap_list')}?show={show if show in ('open', 'resolved', 'all') else 'open'}")
 
 
+# The conversation the Ask page continues; the form also carries it, so two tabs can hold two conversations.
+CONVERSATION_KEY = "verity-ask-conversation"
+
+
+def _conversation(request, conversation_id: int | None):
+    """The asker's own conversation with this id (None for none); another person's is a 404."""
+    if conversation_id is None:
+        return None
+    try:
+        return find_conversation(request.user, conversation_id)
+    except ConversationNotFound as exc:
+        raise Http404(str(exc)) from exc
+
+
+def _remembered_conversation(request):
+    """The conversation this session was last asking in, while it is still the asker's."""
+    try:
+        return _conversation(request, request.session.get(CONVERSATION_KEY))
+    except Http404:
+        request.session.pop(CONVERSATION_KEY, None)
+        return None
+
+
 @login_required
 def ask(request):
+    """Ask, or follow up in the current conversation; the earlier turns are shown above the answer."""
     collections = readable_collections(request.user)
     form = AskForm(request.POST or None, collections=collections)
-    card = None
-    if request.method == "POST" and form.is_valid():
-        chosen = form.cleaned_data["collections"]
-        result = answer_question(form.cleaned_data["question"], AskOptions(
-            user=request.user, channel="console", collection_ids=[c.pk for c in chosen] or None))
-        card = presenters.answer_card(result.to_dict(), result.question)
-    elif request.GET.get("answer", "").isdigit():
-        answer = get_object_or_404(Answer, pk=int(request.GET["answer"]))
-        if not can_see_question(request.user, answer):
-            raise Http404("No such answer.")
-        card = presenters.stored_answer_card(answer)
-        form = AskForm(initial={"question": answer.question_text}, collections=collections)
-    return render(request, "console/ask.html", {"form": form, "card": card, "nav": "ask"})
+    card, conversation, turns = None, None, []
+    if request.method == "POST":
+        if form.is_valid():
+            chosen = form.cleaned_data["collections"]
+            conversation, result = _ask(request, form.cleaned_data["question"], form.cleaned_data["conversation"],
+                                        [c.pk for c in chosen] or None)
+            card = presenters.answer_card(result.to_dict(), result.question,
+                                          standalone_question=result.standalone_question)
+            turns = turns_of(conversation)[:-1]
+            # The answer is shown; the box is empty for the follow-up, in the same conversation and collections.
+            form = AskForm(initial={"conversation": conversation.pk, "collections": chosen}, collections=collections)
+        else:
+            conversation = _conversation(request, form.cleaned_data.get("conversation"))
+            turns = turns_of(conversation) if conversation else []
+    else:
+        answer = None
+        if request.GET.get("answer", "").isdigit():
+            answer = get_object_or_404(Answer, pk=int(request.GET["answer"]))
+            if not can_see_question(request.user, answer):
+                raise Http404("No such answer.")
+        conversation, turns, card = _resume(request, answer)
+        form = AskForm(initial={"question": answer.question_text if answer and not conversation else "",
+                                "conversation": conversation.pk if conversation else None}, collections=collections)
+    return render(request, "console/ask.html", {
+        "form": form, "card": card, "nav": "ask", "conversation_id": conversation.pk if conversation else None,
+        "earlier_turns": presenters.turn_cards(turns)})
+
+
+def _resume(request, answer: Answer | None):
+    """(conversation, earlier turns, card) for showing the page again: the remembered conversation ending in
+    its last answer; an answer from elsewhere (a dashboard link) is shown alone, and asking then starts afresh."""
+    conversation = _remembered_conversation(request)
+    turns = turns_of(conversation) if conversation else []
+    last = turns[-1] if turns else None
+    if answer is None and last is not None and last.answer_id:
+        answer = Answer.objects.filter(pk=last.answer_id).first()
+    if answer is None:
+        return conversation, turns, None
+    if last is not None and last.answer_id == answer.pk:
+        return conversation, turns[:-1], presenters.stored_answer_card(
+            answer, question=last.question, standalone_question=last.standalone_question)
+    return None, [], presenters.stored_answer_card(answer)
+
+
+def _ask(request, question: str, conversation_id: int | None, collection_ids: list[int] | None):
+    """Answer as the next turn of the asker's conversation (a new one when none is given), and remember it."""
+    options = AskOptions(user=request.user, channel="console", collection_ids=collection_ids)
+    try:
+        conversation, result = ask_in_conversation(question, options, conversation_id)
+    except ConversationNotFound as exc:
+        raise Http404(str(exc)) from exc
+    request.session[CONVERSATION_KEY] = conversation.pk
+    return conversation, result
+
+
+@login_required
+@require_POST
+def ask_new(request):
+    """Forget the current conversation: the next question stands on its own."""
+    request.session.pop(CONVERSATION_KEY, None)
+    return redirect("console:ask")
 
 
 @login_required

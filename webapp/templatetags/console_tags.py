@@ -1,12 +1,14 @@
-"""Template helpers for the console: citation markers as links, status badges."""
+"""Template helpers for the console: citation markers as links, pipe tables as tables, status badges."""
 
 from __future__ import annotations
 
 import re
 
 from django import template
-from django.utils.html import conditional_escape
-from django.utils.safestring import mark_safe
+from django.utils.html import conditional_escape, format_html, format_html_join
+from django.utils.safestring import SafeString, mark_safe
+
+from textcore.tables import Table, split_tables
 
 from webapp.console.trend_charts import duration
 
@@ -23,6 +25,28 @@ def cite_links(text: str, autoescape: bool = True) -> str:
     linked = _MARKER.sub(r'<a class="cite" href="#source-\1" title="Source \1">[\1]</a>', escaped)
     paragraphs = [p.replace("\n", "<br>") for p in re.split(r"\n\s*\n", linked) if p.strip()]
     return mark_safe("".join(f"<p>{p}</p>" for p in paragraphs))
+
+
+@register.filter(is_safe=True)
+def chunk_html(text: str) -> SafeString:
+    """A passage's text with its Markdown pipe tables as HTML tables; every piece of text is escaped."""
+    html = []
+    for part in split_tables(text or ""):
+        if isinstance(part, Table):
+            html.append(_table_html(part))
+        elif part.strip():
+            lines = part.strip("\n").split("\n")
+            html.append(format_html('<div class="para-text">{}</div>',
+                                    mark_safe("<br>".join(str(conditional_escape(line)) for line in lines))))
+    return mark_safe("".join(html))
+
+
+def _table_html(table: Table) -> SafeString:
+    head = format_html_join("", "<th>{}</th>", ((cell,) for cell in table.header))
+    body = format_html_join("", "<tr>{}</tr>", (
+        (format_html_join("", "<td>{}</td>", ((cell,) for cell in row)),) for row in table.rows))
+    return format_html('<div class="table-scroll"><table class="table chunk-table"><thead><tr>{}</tr></thead>'
+                       "<tbody>{}</tbody></table></div>", head, body)
 
 
 @register.filter
