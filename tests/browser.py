@@ -56,6 +56,7 @@ class AnswerCard:
     text: str
     citations: list[Citation]
     badges: list[str]
+    warning: str
     answer_id: int | None
 
 
@@ -68,7 +69,13 @@ class Screenshots:
 
     def take(self, page: Page, label: str) -> Path:
         path = self.folder / f"{len(self.taken) + 1:02d}-{label}.png"
+        # From the top: a full-page shot of a scrolled page draws the sticky top bar halfway down it.
+        scrolled = page.evaluate("window.scrollY")
+        if scrolled:
+            page.evaluate("window.scrollTo(0, 0)")
         page.screenshot(path=path, full_page=True)
+        if scrolled:
+            page.evaluate(f"window.scrollTo(0, {scrolled})")
         self.taken.append(path)
         return path
 
@@ -105,17 +112,25 @@ class Console:
     def ask(self, question: str) -> AnswerCard:
         """Open the Ask page and ask there."""
         self.visit("/ask/", "ask")
-        return self.ask_on_current_page(question)
+        card = self.ask_on_current_page(question)
+        assert card.question == question, card
+        return card
 
     def ask_on_current_page(self, question: str) -> AnswerCard:
-        """Ask on the page as it is, without opening a fresh Ask page: a question asked after an answer is
-        asked from the page that shows that answer, and the card read back is the newest one."""
+        """Ask in the question box of the page as it is (no fresh Ask page) and read the newest answer card."""
         self.page.get_by_placeholder(re.compile("How many days")).fill(question)
-        self.page.get_by_role("button", name="Ask", exact=True).click()
+        with self.page.expect_navigation(timeout=SLOW_MS):
+            self.page.get_by_role("button", name="Ask", exact=True).click()
         card = self.page.locator("section.answer").last
-        expect(card.locator(".answer-q")).to_have_text(question, timeout=SLOW_MS)
+        expect(card).to_be_visible()
         self.shot("answer")
         return read_answer_card(card)
+
+    def ask_follow_up(self, question: str) -> AnswerCard:
+        """A next question about the answer on screen, asked from that answer's page (so the page can
+        carry what was asked before); returns the newest answer card, whose question may be the
+        standalone form Verity made of the follow-up."""
+        return self.ask_on_current_page(question)
 
 
 def read_answer_card(card) -> AnswerCard:
@@ -127,4 +142,5 @@ def read_answer_card(card) -> AnswerCard:
     match = re.search(r"/answers/(\d+)/", action.get_attribute("action") or "") if action.count() else None
     return AnswerCard(question=card.locator(".answer-q").inner_text(), text=card.locator(".answer-text").inner_text(),
                       citations=citations, badges=[b.strip() for b in card.locator(".badge").all_inner_texts()],
+                      warning=" ".join(card.locator(".flash-warning").all_inner_texts()).strip(),
                       answer_id=int(match.group(1)) if match else None)

@@ -238,6 +238,9 @@ def test_an_answer_cites_its_sources_and_a_citation_opens_the_highlighted_passag
     assert console.page.evaluate("document.activeElement.id") == "cited-passage"
     expect(passage).to_be_in_viewport()
     expect(passage).to_have_css("background-color", "rgb(255, 244, 194)")  # the highlight, not plain text
+    body = console.page.locator(".doc-body")
+    expect(body.locator("table.passage-table").first).to_be_visible()  # the policy's rate table, as a table
+    expect(body).not_to_contain_text("| --- |")
     console.shot("cited-passage")
 
 
@@ -245,11 +248,14 @@ def test_a_reviewer_verifies_an_answer_an_employee_found_unhelpful(open_console,
     employee = open_console()
     employee.sign_in("eve", PASSWORD)
     card = employee.ask(MEAL_QUESTION)
-    assert card.answer_id is not None, card
+    assert card.answer_id is not None and not card.warning, card
     feedback = employee.page.locator("form.inline-reason")
     feedback.get_by_placeholder("What was wrong?").fill("Does it differ abroad?")
     feedback.get_by_role("button", name="Not helpful").click()
     expect(employee.page.locator(".flash-success")).to_contain_text("a reviewer will look at this answer")
+    # Waiting for a reviewer because of the thumbs-down, not because of its confidence: said so.
+    expect(employee.page.locator("section.answer .flash-warning")).to_have_text(
+        re.compile("A reviewer has been asked to check this answer"))
     employee.shot("unhelpful")
 
     reviewer = open_console()

@@ -13,7 +13,7 @@ from knowledge.parsing import (
     parse_file,
     slugify_heading,
 )
-from knowledge.parsing.base import Block
+from knowledge.parsing.base import Block, table_to_text, text_to_rows
 from tests.factories import all_text
 
 # ---------------------------------------------------------------- small helpers
@@ -266,3 +266,22 @@ def test_text_decoding_handles_bom_and_latin1() -> None:
 def test_block_defaults() -> None:
     block = Block(kind="text", text="x", heading_path=())
     assert block.page is None and block.anchor == "" and block.rows is None
+
+
+@pytest.mark.parametrize("rows", [
+    [["Tier", "Per diem"], ["Tier 1", "$95"], ["Tier 2", "$75"]],
+    [["Flag", "Meaning"], ["a|b", "a pipe inside a cell"], ["", "an empty cell"]],
+    [["Header only"]],
+])
+def test_a_table_written_as_text_reads_back_as_the_same_rows(rows) -> None:
+    assert text_to_rows(table_to_text(rows)) == rows
+
+
+@pytest.mark.parametrize("text", [
+    "Plain text with a | pipe.",
+    "| only one line |",
+    "| a | b |\n| c | d |",  # no header separator
+    "| Tier | Rate |\n| --- | --- |\n| Tier 1 | $95",  # a row cut short
+])
+def test_text_that_is_not_a_table_reads_back_as_none(text) -> None:
+    assert text_to_rows(text) is None

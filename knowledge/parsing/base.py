@@ -110,6 +110,21 @@ def table_to_text(rows: list[list[str]]) -> str:
     return "\n".join(lines)
 
 
+_PIPE_SPLIT = re.compile(r"(?<!\\)\|")
+_SEPARATOR_CELL = re.compile(r"^:?-{3,}:?$")
+
+
+def text_to_rows(text: str) -> list[list[str]] | None:
+    """The rows of a table written by `table_to_text` (header first), or None when the text is not one."""
+    lines = [line.strip() for line in text.strip().splitlines()]
+    if len(lines) < 2 or not all(line.startswith("|") and line.endswith("|") and len(line) > 1 for line in lines):
+        return None
+    rows = [[cell.strip().replace("\\|", "|") for cell in _PIPE_SPLIT.split(line[1:-1])] for line in lines]
+    if not all(_SEPARATOR_CELL.match(cell) for cell in rows[1]):
+        return None
+    return [rows[0], *rows[2:]]
+
+
 def table_block(rows: list[list[str | None]], heading_path: tuple[str, ...], *,
                 page: int | None = None, anchor: str = "") -> Block | None:
     """Build a table Block from raw rows, or None when the table is empty."""

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
+from knowledge.parsing.base import text_to_rows
+
 
 @dataclass
 class Section:
@@ -26,6 +28,11 @@ class Paragraph:
     chunk_id: int
     cited: bool = False
     first_cited: bool = False
+
+    @property
+    def rows(self) -> list[list[str]] | None:
+        """The table this paragraph holds (header row first), when it is one."""
+        return text_to_rows(self.text)
 
 
 def build_sections(chunks, cited_chunk: int | None = None) -> list[Section]:

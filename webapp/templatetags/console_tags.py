@@ -1,12 +1,14 @@
-"""Template helpers for the console: citation markers as links, status badges."""
+"""Template helpers for the console: citation markers as links, status badges, passages with their tables."""
 
 from __future__ import annotations
 
 import re
 
 from django import template
-from django.utils.html import conditional_escape
+from django.utils.html import conditional_escape, format_html, format_html_join, linebreaks
 from django.utils.safestring import mark_safe
+
+from knowledge.parsing.base import text_to_rows
 
 register = template.Library()
 
@@ -45,3 +47,21 @@ def nav_roles(user) -> dict:
     if not getattr(user, "is_authenticated", False):
         return {}
     return {"owner": is_knowledge_owner(user), "reviewer": is_reviewer(user), "staff": user.is_staff}
+
+
+@register.filter
+def table_html(rows: list[list[str]]) -> str:
+    """A passage's table (header row first) as an HTML table."""
+    head = format_html_join("", "<th>{}</th>", ((cell,) for cell in rows[0]))
+    body = format_html_join("", "<tr>{}</tr>", (
+        (format_html_join("", "<td>{}</td>", ((cell,) for cell in row)),) for row in rows[1:]))
+    return format_html('<table class="table table-compact passage-table"><thead><tr>{}</tr></thead>'
+                       "<tbody>{}</tbody></table>", head, body)
+
+
+@register.filter
+def passage_html(text: str) -> str:
+    """A chunk's text as paragraphs, its tables (stored as pipe rows) as tables."""
+    blocks = [b for b in re.split(r"\n\s*\n", text or "") if b.strip()]
+    return mark_safe("".join(table_html(rows) if (rows := text_to_rows(block)) else linebreaks(block, autoescape=True)
+                             for block in blocks))
