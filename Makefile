@@ -6,7 +6,7 @@ STAMP := $(VENV)/.installed-$(shell cat pyproject.toml | sha1sum | cut -c1-12)
 export PIP_DISABLE_PIP_VERSION_CHECK := 1
 export HF_HUB_OFFLINE := 1
 
-.PHONY: setup install run stop test bench eval eval-corpus worker web bot celery-worker clean-db
+.PHONY: setup install chromium run stop test bench eval eval-corpus worker web bot celery-worker clean-db
 
 setup: install  ## venv, dependencies, database, migrations, demo admin, sample corpus
 	$(BIN)/python manage.py migrate --noinput -v 0
@@ -43,7 +43,10 @@ celery-worker: setup  ## Celery worker on Redis, all queues
 bot: setup
 	$(BIN)/python manage.py runbot
 
-test: setup  ## the test suite against real PostgreSQL + pgvector and Redis (+ the real-documentation test subset)
+chromium:  ## Debian's Chromium for the browser tests (apt-get, once; nothing to do when it is there)
+	@./scripts/install-chromium.sh
+
+test: setup chromium  ## the test suite against real PostgreSQL + pgvector and Redis (+ the real-documentation test subset), the console in Chromium
 	@$(BIN)/python scripts/eval_corpus.py --subset >/dev/null
 	$(BIN)/python -m pytest -q
 

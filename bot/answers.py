@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 from knowledge.answering import AnswerResult, Citation
-from knowledge.answering.service import WARNING_TEXT
 from knowledge.models import Answer, Collection
 from verification import curation
 
@@ -15,12 +14,9 @@ def result_for(answer: Answer) -> AnswerResult:
     served = curation.served_answer(answer)
     citations = [Citation(**{k: c.get(k, "" if k not in ("n", "chunk_id") else 0) for k in _CITATION_FIELDS})
                  for c in answer.citations or []]
-    warning = served.warning
-    if not warning and answer.status == Answer.Status.NEEDS_REVIEW:
-        warning = WARNING_TEXT.format(score=answer.confidence)
     return AnswerResult(question=answer.question_text, answer=answer.text, refused=answer.refused,
                         confidence=answer.confidence, citations=citations, status=answer.status,
-                        warning=warning, answer_id=answer.pk, badge=served.badge, flag_reason=served.flag_reason)
+                        warning=served.warning, answer_id=answer.pk, badge=served.badge, flag_reason=served.flag_reason)
 
 
 def owner_emails(answer: Answer) -> list[str]:

@@ -11,6 +11,8 @@ import pytest
 
 ROOT = Path(__file__).resolve().parent.parent
 CORPUS = ROOT / "fixtures" / "corpus"
+# Folders of screenshots the browser tests saved in this run, listed at the end of the output.
+SCREENSHOT_FOLDERS = pytest.StashKey[list]()
 
 _real_connect = socket.socket.connect
 
@@ -65,3 +67,9 @@ def corpus_db(django_db_setup, django_db_blocker):
 def slack_journal_dir(settings, tmp_path):
     """Each test its own Slack journal (bot.journal), never the checkout's var/."""
     settings.VERITY_SLACK_JOURNAL_DIR = tmp_path / "slack-journal"
+
+
+def pytest_terminal_summary(terminalreporter, config):
+    folders = config.stash.get(SCREENSHOT_FOLDERS, [])
+    if folders:
+        terminalreporter.write_line(f"browser screenshots ({len(folders)} tests): {folders[0].parent}/")

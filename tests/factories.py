@@ -11,9 +11,9 @@ from knowledge.models import Answer, Collection, QueryLog
 _seq = itertools.count(1)
 
 
-def make_user(username: str | None = None, **fields):
+def make_user(username: str | None = None, password: str = "pw", **fields):
     """A user with a unique name."""
-    return get_user_model().objects.create_user(username=username or f"user{next(_seq)}", password="pw", **fields)
+    return get_user_model().objects.create_user(username=username or f"user{next(_seq)}", password=password, **fields)
 
 
 def make_collection(name: str | None = None, **fields) -> Collection:

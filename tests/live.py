@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+import signal
 import socket
 import subprocess
 import sys
@@ -99,3 +100,28 @@ def own_postgres(directory: Path):
                "stop": lambda: pg_ctl(["-w", "-m", "fast", "stop"], pgdata=directory, user=server.system_user)}
     finally:
         server.cleanup()
+
+
+@contextmanager
+def qcluster(log: Path, **env: str):
+    """A django-q2 worker (the default job backend) on the test database; yields its process.
+
+    Stopped as an operator would: SIGTERM to qcluster alone (a SIGTERM that reaches its children too leaves it
+    waiting for them), then whatever is left of its process group is killed."""
+    argv = [sys.executable, "manage.py", "qcluster"]
+    with open(log, "w") as out:
+        process = subprocess.Popen(argv, cwd=ROOT, env=db_env(VERITY_TASK_BACKEND="django_q", **env), stdout=out,
+                                   stderr=subprocess.STDOUT, start_new_session=True)
+    try:
+        yield process
+    finally:
+        process.terminate()
+        try:
+            process.wait(timeout=20)
+        except subprocess.TimeoutExpired:
+            pass
+        try:
+            os.killpg(process.pid, signal.SIGKILL)
+        except ProcessLookupError:
+            pass
+        process.wait()

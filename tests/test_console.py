@@ -177,6 +177,27 @@ def test_someone_elses_answer_is_not_shown(client):
     assert client.post(f"/answers/{answer.pk}/feedback/", {"kind": "flag"}).status_code == 404
 
 
+@pytest.mark.parametrize("confidence, warning", [
+    (0.3, "Low confidence (30%)"),                               # waits for review because it is unsure
+    (0.9, "A reviewer has been asked to check this answer"),     # waits after a thumbs-down: not "low confidence"
+])
+def test_a_stored_answer_waiting_for_review_says_why(client, staff, settings, confidence, warning):
+    settings.VERITY_ANSWER_MIN_CONFIDENCE = 0.55
+    answer = make_answer(confidence=confidence)
+    html = client.get("/ask/", {"answer": answer.pk}).content.decode()
+    assert warning in html
+    assert ("Low confidence" in html) == (confidence < 0.55)
+
+
+def test_passages_show_their_tables_as_tables_and_escape_text():
+    from webapp.templatetags.console_tags import chunk_html
+
+    html = chunk_html("Rates <b>below</b>.\n\n| Tier | Rate |\n| --- | --- |\n| 1 | <i>$95</i> |")
+    assert "Rates &lt;b&gt;below&lt;/b&gt;." in html and "<b>" not in html
+    assert "<th>Tier</th><th>Rate</th>" in html and "<td>&lt;i&gt;$95&lt;/i&gt;</td>" in html
+    assert "| --- |" not in html
+
+
 def test_review_queue_shows_claims_defensively(client, staff):
     answer = make_answer()
     response = client.get("/review/")

@@ -9,10 +9,12 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from datetime import date
 
+from django.conf import settings
 from django.core.exceptions import PermissionDenied
 from django.db import transaction
 from django.utils import timezone
 
+from knowledge.answering.service import WARNING_TEXT as LOW_CONFIDENCE_WARNING
 from knowledge.feedback import record_feedback
 from knowledge.models import Answer, Feedback
 from knowledge.redaction import redact
@@ -24,6 +26,7 @@ __all__ = ["ServedAnswer", "can_review", "can_see_answer", "served_answer", "giv
            "schedule", "expire_verified_answers"]
 
 USER_FLAG_WARNING = "Someone flagged this answer; a reviewer is checking it."
+REVIEW_PENDING_WARNING = "A reviewer has been asked to check this answer: check the sources below."
 
 
 @dataclass
@@ -57,6 +60,11 @@ def served_answer(answer: Answer, user=None) -> ServedAnswer:
                    "This one waits for a reviewer.")
     elif answer.stale:
         warning = "A cited document changed since this answer was written; it is being re-checked."
+    elif answer.status == Answer.Status.NEEDS_REVIEW:
+        # Low confidence is one reason to wait for a reviewer; a thumbs-down or a failed re-check are others,
+        # and "low confidence" beside a confident answer's own score would contradict it.
+        low = answer.confidence < settings.VERITY_ANSWER_MIN_CONFIDENCE
+        warning = LOW_CONFIDENCE_WARNING.format(score=answer.confidence) if low else REVIEW_PENDING_WARNING
     return ServedAnswer(answer.pk, answer.text, answer.status, answer.badge(), warning, list(answer.citations or []),
                         answer.flag_reason, answer.stale)
 

@@ -63,5 +63,6 @@ def accept_upload(collection: Collection, upload, *, owner=None, source: str | N
         return UploadOutcome(name, False, document.error or "The file could not be stored.", document)
     if not needs_ingest:
         return UploadOutcome(name, True, "Unchanged: this exact content is already in the collection.", document)
-    verb = "Queued for reading" if document.version == 1 else f"New version {document.version} queued for reading"
-    return UploadOutcome(name, True, f"{verb}.", document)
+    # Said so that it stays true once the file has been read: the status beside it tells how reading went.
+    added = "Added as a new document" if document.version == 1 else f"Added as version {document.version}"
+    return UploadOutcome(name, True, f"{added}.", document)

@@ -5,6 +5,7 @@ from __future__ import annotations
 from django.conf import settings
 
 from knowledge.models import Answer, Chunk, Feedback
+from verification import curation
 
 VERDICT_STYLES = {"supported": "ok", "unsupported": "bad", "contradicted": "bad", "partial": "warn"}
 
@@ -36,12 +37,11 @@ def answer_card(data: dict, question: str, standalone_question: str = "") -> dic
 
 
 def stored_answer_card(answer: Answer, question: str = "", standalone_question: str = "") -> dict:
-    """The answer card for an answer read back from the database (`question` as this asker put it, when known)."""
-    warning = ""
-    if answer.status == Answer.Status.NEEDS_REVIEW:
-        warning = f"Low confidence ({answer.confidence:.0%}): check the sources below."
+    """The answer card for an answer read back from the database (`question` as this asker put it, when known),
+    with the warning every channel shows."""
     data = {"answer": answer.text, "refused": answer.refused, "confidence": answer.confidence,
-            "citations": answer.citations, "status": answer.status, "warning": warning, "answer_id": answer.pk,
+            "citations": answer.citations, "status": answer.status, "answer_id": answer.pk,
+            "warning": curation.served_answer(answer).warning,
             "cache": "stored", "verification": answer.verification}
     return answer_card(data, question or answer.question_text, standalone_question)
 

@@ -12,6 +12,7 @@ from textcore.tables import Table, split_tables
 
 from webapp.console.trend_charts import duration
 
+
 register = template.Library()
 
 _MARKER = re.compile(r"\[(\d{1,2})\]")

@@ -9,6 +9,12 @@
   var list = document.getElementById("filelist");
   var supported = /\.(pdf|docx|html?|md|markdown|rst|txt|text)$/i;
 
+  function sizeText(bytes) {
+    if (bytes < 1024) return bytes + " bytes";
+    if (bytes < 1024 * 1024) return (bytes / 1024).toFixed(bytes < 10240 ? 1 : 0) + " KB";
+    return (bytes / 1048576).toFixed(1) + " MB";
+  }
+
   function showFiles() {
     if (!list) return;
     list.innerHTML = "";
@@ -19,7 +25,7 @@
       var note = document.createElement("span");
       note.className = "muted";
       var ok = supported.test(file.name);
-      note.textContent = ok ? (file.size / 1024).toFixed(0) + " KB" : "unsupported type";
+      note.textContent = ok ? sizeText(file.size) : "unsupported type";
       if (!ok) li.className = "unsupported";
       li.appendChild(name);
       li.appendChild(note);
@@ -70,7 +76,8 @@
       var badge = row.querySelector(".doc-status");
       badge.className = "badge doc-status " + (classes[doc.status] || "badge-muted");
       badge.textContent = doc.label;
-      setText(row, ".doc-chunks", doc.chunks);
+      // A passage count means something once the file has been read; until then it is a dash.
+      setText(row, ".doc-chunks", doc.status === "ready" || doc.status === "failed" ? doc.chunks : "—");
       setText(row, ".doc-error", doc.error);
       setText(row, ".doc-advice", doc.advice || "");
     });
