@@ -3,8 +3,9 @@
 The cases carry their passages (fixtures/eval/real/verify/test.jsonl, built by
 scripts/build_verify_cases.py), so no corpus download is needed. Lexical mode (no MiniLM): the
 figures measured by `python -m verification.evaluate_cases fixtures/eval/real/verify/test.jsonl`,
-less a margin of 0.03 (recall) / plus 0.03 (false flags). They guard against regressions; they are
-not the targets.
+with the cut-offs fitted on dev (verification/fitted.py, scripts/fit_verifier.py), less a margin of 0.03
+(recall) / plus 0.03 (false flags: a ceiling). They guard against regressions; they are not the targets
+(false flags <= 0.05, every type >= 0.85), which the checker does not yet reach.
 """
 
 from __future__ import annotations
@@ -16,9 +17,9 @@ from verification.checks import verify_answer
 from verification.evaluate_cases import score_cases
 
 TEST = Path(__file__).resolve().parent.parent / "fixtures" / "eval" / "real" / "verify" / "test.jsonl"
-MEASURED_RECALL = {"number": 0.863, "entity_swap": 0.713, "negation": 0.787, "unsupported_addition": 1.0,
+MEASURED_RECALL = {"number": 0.838, "entity_swap": 0.45, "negation": 0.613, "unsupported_addition": 0.988,
                    "wrong_citation": 0.988, "fabricated_url": 1.0, "out_of_range_citation": 1.0}
-MEASURED_FALSE_FLAGS = 0.529
+MEASURED_FALSE_FLAGS = 0.295
 MARGIN = 0.03
 
 

@@ -19,6 +19,7 @@ from .support import PassageIndex, Support, decide, score_support
 from .types import Claim, Source, Thresholds, Verdict
 
 LINK_REMOVED = "[link removed]"
+_RECORD_FIELD = re.compile(r"(?:^|;\s)[A-Z][\w ()/-]{0,40}:\s")
 _YES_NO = re.compile(r"^\s*(?:no|yes)\b[,.;:!]?\s*", re.I)
 
 
@@ -92,6 +93,16 @@ class Assessment:
     hard: bool = False
 
 
+def _words_only(text: str) -> str:
+    """Lower-case words and digits separated by single spaces (punctuation and layout dropped)."""
+    return " " + " ".join(re.findall(r"[a-z0-9]+", text.lower().replace("’", "'"))) + " "
+
+
+def _quoted(claim_text: str, source_text: str) -> bool:
+    """True when the claim's words occur in the source in the same order, word for word."""
+    return _words_only(claim_text) in _words_only(source_text)
+
+
 def _ranked_sentences(sup: Support, passages: list[PassageIndex]) -> list[str]:
     """Passage sentences by how many claim stems they share, the best-covering one first."""
     ranked = sorted(((len(sup.claim_stems & set(st)), s) for p in passages for s, st in zip(p.sentences, p.stems)),
@@ -108,7 +119,7 @@ def assess(claim_text: str, passages: list[PassageIndex], th: Thresholds,
     checks: dict[str, str] = {}
     # Sentences rather than raw text: list numbering must not count as a number in the source.
     joined = "\n".join(s for p in passages for s in p.sentences)
-    sup = score_support(claim_text, passages, claim_vec)
+    sup = score_support(claim_text, passages, claim_vec, th.novel_specificity)
     evidence, src_n = sup.evidence or None, sup.source_n
 
     nums = check_numbers(claim_text, joined)
@@ -123,15 +134,19 @@ def assess(claim_text: str, passages: list[PassageIndex], th: Thresholds,
     names = check_names(claim_text, joined)
     checks["names"] = f"{names.status}: {names.detail}"
     # A leading "No," / "Yes," answers the question; it is not a negation of the claim.
-    pol = check_polarity(_YES_NO.sub("", claim_text), [s for p in passages for s in p.scoped], th.alignment)
+    pol = check_polarity(_YES_NO.sub("", claim_text), [s for p in passages for s in p.scoped],
+                         th.polarity_min_shared, th.polarity_max_gap, th.polarity_alignment,
+                         th.polarity_context)
     checks["polarity"] = f"{pol.status}: {pol.detail}"
     role = None
-    # The best-covering sentence may not hold the claim's verb; try the next best ones too.
+    # The best-covering sentence may not hold the claim's verb; try the next best ones too. The first
+    # sentence that decides (agrees or conflicts) settles it: a sentence that states the claim as the
+    # claim does is not overruled by another that mentions the same words in other roles.
     for sentence in _ranked_sentences(sup, passages)[:3]:
         attempt = check_roles(claim_text, sentence, joined)
-        if role is None or attempt.status == "conflict" or (role.status == "n/a" and attempt.status == "pass"):
+        if role is None or attempt.status != "n/a":
             role = attempt
-        if role.status == "conflict":
+        if role.status != "n/a":
             break
     if role:
         checks["roles"] = f"{role.status}: {role.detail}"
@@ -145,8 +160,11 @@ def assess(claim_text: str, passages: list[PassageIndex], th: Thresholds,
         return Assessment("contradicted", f"number mismatch: {nums.detail}", evidence, src_n, checks, sup, True)
     if idents.status == "conflict":
         return Assessment("contradicted", f"identifier mismatch: {idents.detail}", evidence, src_n, checks, sup, True)
-    # Polarity and role checks only mean something when the claim is about the aligned text.
-    related = sup.lexical >= th.related_lexical
+    # Polarity and role checks only mean something when the claim is about the aligned text, and a
+    # claim quoted word for word from its source cannot have flipped or swapped anything.
+    # A table row rendered as "Field: value; Field: value" has no clauses to compare either.
+    related = (sup.lexical >= th.related_lexical and not _quoted(claim_text, joined)
+               and len(_RECORD_FIELD.findall(claim_text)) < 2)
     if pol.status == "conflict" and related:
         return Assessment("contradicted", f"polarity mismatch: {pol.detail}", pol.evidence, src_n, checks, sup, True)
     if role and role.status == "conflict" and related:

@@ -1,223 +1,120 @@
-"""Polarity guard: negation cues and antonym pairs between a claim and its best-aligned source clause."""
+"""Polarity guard: the claim's negations and antonyms compared with the source text that supports it.
+
+The claim is aligned word by word (difflib) with the few source sentences that share most of its
+content words. Stretches both sides share anchor the alignment; only the edits *between* two anchors
+are compared, because that is where the claim and the source talk about the same thing:
+- an edit that adds or drops a negation while the rest of it says the same ("is supported" / "is not
+  supported", "can be carried over" / "cannot be carried over") is a conflict;
+- an edit that puts one word of an antonym pair where the source has the other ("added" / "removed",
+  "before" / "after") is a conflict, unless a negation flips it back ("not enabled" / "disabled").
+A negation the source has somewhere else, or an edit that rewords the content as well, is not compared:
+that is paraphrase, and the support scorer judges it. Negative prefixes are read as negations first
+("unchanged" == "not changed", "non-public" == "not public"), so both spellings align.
+"""
 
 from __future__ import annotations
 
+import difflib
 import re
-from dataclasses import dataclass, field
+from dataclasses import dataclass
+from functools import lru_cache
 
-from .text import content_stems
+from textcore.words import STOPWORDS
 
+from .antonyms import AXES
+from .text import is_generic_stem, stem
+
+NEG = "¬"
 NEGATION_CUES = frozenset(
-    "not no never cannot can't don't doesn't didn't isn't aren't wasn't weren't won't wouldn't "
-    "shouldn't mustn't shan't haven't hasn't hadn't without none nor neither nobody nothing".split()
+    "not no never none nor neither without nothing nobody cannot can't don't doesn't didn't isn't aren't "
+    "wasn't weren't won't wouldn't shouldn't mustn't shan't haven't hasn't hadn't couldn't".split()
 )
-
-# Multi-word phrases rewritten to a single cue word first, so "no later than" is not a negation
-# and "must not" lands on the same deontic scale as "prohibited".
-_PHRASES: tuple[tuple[str, str], ...] = (
-    (r"\bwhether or not\b", " "), (r"\bnot only\b", " "), (r"\bif not\b", " "),
-    (r"\bno (?:later|after) than\b", " before "), (r"\bnot later than\b", " before "),
-    (r"\bno earlier than\b", " after "), (r"\bno sooner than\b", " after "),
-    (r"\b(?:no|not) more than\b", " maximum "), (r"\b(?:no|not) (?:less|fewer) than\b", " minimum "),
-    (r"\bat least\b", " minimum "), (r"\bat most\b", " maximum "), (r"\bup to\b", " maximum "),
-    (r"\bor more\b", " minimum "), (r"\bor (?:less|fewer)\b", " maximum "),
-    (r"\bprior to\b", " before "), (r"\bin advance\b", " before "), (r"\bahead of\b", " before "),
-    (r"\b(?:do|does|did)(?: not|n't) (?:need|have) to\b", " optional "), (r"\bneed(?: not|n't)\b", " optional "),
-    (r"\b(?:is|are|be|was|were)(?: not|n't) (?:required|mandatory|compulsory|obligatory)\b", " optional "),
-    (r"\bnot (?:required|mandatory|compulsory|obligatory)\b", " optional "),
-    (r"\b(?:is|are|be)(?: not|n't) optional\b", " required "),
-    (r"\b(?:rather than|instead of)\b", " not "),
-    (r"\b(?:must|may|shall|can)(?: not|n't| never)\b", " prohibited "), (r"\bmustn't\b", " prohibited "),
-    (r"\b(?:should|ought to) never\b", " discouraged "),
-    (r"\b(?:cannot|can't|can not)\b", " prohibited "),
-    (r"\b(?:is|are|be|was|were)(?: not|n't) (?:allowed|permitted)\b", " prohibited "),
-    (r"\bnot (?:allowed|permitted)\b", " prohibited "),
-    (r"\b(?:should|ought)(?: not|n't)\b", " discouraged "),
-    (r"\b(?:need|needs|have|has) to\b", " required "),
-)
-_PHRASE_RES = [(re.compile(p, re.I), r) for p, r in _PHRASES]
-
-# Deontic status words; conflicts are checked with _DEONTIC_CONFLICTS, not by sign.
-_DEONTIC: dict[str, str] = {
-    "prohibited": "prohibited", "prohibit": "prohibited", "prohibits": "prohibited",
-    "forbidden": "prohibited", "forbid": "prohibited", "banned": "prohibited", "disallowed": "prohibited",
-    "off-limits": "prohibited", "blocked": "prohibited",
-    "must": "required", "required": "required", "requires": "required", "require": "required",
-    "mandatory": "required", "compulsory": "required", "obligatory": "required", "shall": "required",
-    "optional": "optional", "voluntary": "optional",
-    "may": "permitted", "can": "permitted", "allowed": "permitted", "permitted": "permitted",
-    "allow": "permitted", "allows": "permitted", "permits": "permitted",
-}
-_DEONTIC_CONFLICTS = {
-    frozenset({"prohibited", "permitted"}), frozenset({"prohibited", "required"}),
-    frozenset({"prohibited", "optional"}), frozenset({"required", "optional"}),
-}
-
-# Polar axes: the sign flips with a negation in the same clause ("not eligible" == "ineligible").
-_POLAR: dict[str, tuple[str, int]] = {}
-_DIRECTIONAL: dict[str, tuple[str, int]] = {}
+# Phrases with a negation word that do not negate the claim ("whether or not", "no later than").
+_NOT_NEGATIONS = re.compile(
+    r"\b(?:whether or not|not only|not just|if not|no (?:later|earlier|sooner|more|less|fewer) than|"
+    r"not (?:later|earlier|more|less|fewer) than|no matter)\b", re.I)
+_TOKEN = re.compile(r"[a-z0-9][a-z0-9'_-]*|[,;:()]|\.(?=\s|$)")
+BOUNDARY = "|"
+# Words that start a new clause: a negation does not reach past them.
+_CLAUSE_WORDS = frozenset("and but or so because which while whereas although though unless if when since "
+                          "otherwise except".split())
+# Words that start with a negative prefix but are not negations of the rest.
+_PREFIX_EXCEPTIONS = frozenset("unless until under understand understood unit units unique universal union "
+                               "uninstall unicode uniform unify unified unix".split())
+# Polarity words the checker knows: negation cues and every antonym-axis word (support scoring ignores them).
+CUE_WORDS = frozenset(NEGATION_CUES | set(AXES))
 
 
-def _axis(table: dict[str, tuple[str, int]], name: str, plus: str, minus: str) -> None:
-    """Register the words of one antonym axis."""
-    for w in plus.split():
-        table[w] = (name, 1)
-    for w in minus.split():
-        table[w] = (name, -1)
+@lru_cache(maxsize=20000)
+def _negative_prefix(word: str) -> str | None:
+    """The word a negative-prefixed word negates ("unchanged" -> "changed"), or None."""
+    from wordfreq import zipf_frequency
 
-
-_axis(_POLAR, "eligible", "eligible qualify qualifies qualified", "ineligible")
-_axis(_POLAR, "enabled", "enabled enable enables", "disabled disable disables")
-_axis(_POLAR, "paid", "paid", "unpaid")
-_axis(_POLAR, "approved", "approve approves approved approval accept accepts accepted grant granted",
-      "reject rejects rejected rejection deny denies denied decline declines declined refuse refused")
-_axis(_POLAR, "included", "include includes included including covered covers",
-      "exclude excludes excluded excluding")
-_axis(_POLAR, "recommended", "recommended recommend recommends preferred encouraged should supported",
-      "deprecated discouraged obsolete unsupported retired")
-_axis(_POLAR, "available", "available active valid", "unavailable inactive invalid expired")
-_axis(_POLAR, "refundable", "refundable reimbursable taxable billable", "nonrefundable")
-_axis(_POLAR, "encrypted", "encrypted", "unencrypted")
-_axis(_DIRECTIONAL, "before", "before earlier", "after afterwards later")
-_axis(_DIRECTIONAL, "minimum", "minimum min", "maximum max")
-_axis(_DIRECTIONAL, "increase", "increase increases increased raise raised higher",
-      "decrease decreases decreased reduce reduces reduced lower")
-_axis(_DIRECTIONAL, "internal", "internal internally", "external externally")
-_axis(_DIRECTIONAL, "public", "public publicly", "private privately confidential")
-_axis(_DIRECTIONAL, "above", "above exceeds exceeding", "below")
-_axis(_DIRECTIONAL, "incoming", "incoming inbound arriving", "outgoing outbound departing")
-_axis(_DIRECTIONAL, "primary", "primary", "secondary backup")
-_axis(_DIRECTIONAL, "first", "first earliest", "last latest final")
-
-CUE_WORDS = frozenset(NEGATION_CUES | set(_DEONTIC) | set(_POLAR) | set(_DIRECTIONAL)
-                      | {"later", "earlier", "least", "most", "optional", "prohibited", "discouraged"})
-
-# Colons are not clause breaks: "X must never appear in logs: passwords, keys" scopes over the list.
-# ", not X" and "and can/must ..." start a new clause that keeps its own cue words.
-_CLAUSE_SPLIT = re.compile(
-    r"\s*(?:[;—–]|,\s*(?:but|and|so|which|while|whereas|although|though|unless|except)\b|"
-    r"\bbut\b|\bunless\b|\bwhereas\b|\bhowever\b|\botherwise\b|\bexcept (?:when|if|for)\b|"
-    r",\s*(?=not\b|never\b|rather than\b|instead of\b)|\s(?=rather than\b|instead of\b)|"
-    r"\band\s+(?=(?:can|cannot|can't|may|must|should|will|won't|is|are|do|does|don't|doesn't)\b))\s*",
-    re.I,
-)
-
-
-@dataclass
-class Profile:
-    """Polarity cues found in one clause."""
-
-    neg: int = 0
-    deontic: set[str] = field(default_factory=set)
-    polar: dict[str, int] = field(default_factory=dict)
-    directional: dict[str, int] = field(default_factory=dict)
-
-
-# Negative participles and adjectives: "unused" is "not used" for polarity and alignment.
-_UN_WORDS = re.compile(r"\bun(used|paid|approved|available|authori[sz]ed|supported|limited|encrypted|"
-                       r"signed|answered|resolved|reconciled|claimed|planned|scheduled|verified|billed|"
-                       r"reimbursed|locked|published|assigned|attended|known|able)\b", re.I)
-
-
-def cue_words(text: str) -> list[str]:
-    """The negation and deontic cue words of a text, after phrase folding (for list lead-ins)."""
-    return [t for t in re.findall(r"[a-z][a-z'-]*", normalise_phrases(text))
-            if t in NEGATION_CUES or t in _DEONTIC]
-
-
-def normalise_phrases(text: str) -> str:
-    """Lower-case text with polarity phrases folded to single cue words."""
-    out = " " + _UN_WORDS.sub(r"not \1", text.lower().replace("’", "'")) + " "
-    for rx, repl in _PHRASE_RES:
-        out = rx.sub(repl, out)
-    return out
-
-
-def _scope(stems: list[str | None], i: int, negation: bool) -> set[str]:
-    """Content stems a cue at position i talks about: the next two for a negation ("not carry over"),
-    two either side for deontic and antonym words ("devices are prohibited on the network")."""
-    after = [s for s in stems[i + 1 :] if s][:2]
-    if negation:
-        return set(after)
-    before = [s for s in stems[:i] if s][-2:]
-    return set(before) | set(after)
-
-
-def profile(text: str, focus: set[str] | None = None) -> Profile:
-    """Negations, deontic words and antonym-axis signs in a clause; with focus, only cues whose
-    scope touches those stems count (a "not" about something the other side never mentions is ignored)."""
-    prof = Profile()
-    toks = re.findall(r"[a-z][a-z'-]*", normalise_phrases(text))
-    stems = [None if t in CUE_WORDS else (content_stems(t) or [None])[0] for t in toks]
-
-    def counts(i: int, negation: bool) -> bool:
-        if focus is None:
-            return True
-        # A negation right before a polarity word ("not reimbursable") is about that word.
-        if negation and any(t in CUE_WORDS and t not in NEGATION_CUES for t in toks[i + 1 : i + 4]):
-            return True
-        return bool(_scope(stems, i, negation) & focus)
-
-    for i, tok in enumerate(toks):
-        if tok.startswith("non-") or tok.startswith("un-"):
-            if counts(i, True):
-                prof.neg += 1
-            continue
-        if tok in NEGATION_CUES and counts(i, True):
-            prof.neg += 1
-        if tok in _DEONTIC and counts(i, False):
-            prof.deontic.add(_DEONTIC[tok])
-        if tok in _POLAR and counts(i, False):
-            name, sign = _POLAR[tok]
-            prev = prof.polar.get(name)
-            prof.polar[name] = sign if prev in (None, sign) else 0
-        if tok in _DIRECTIONAL and counts(i, False):
-            name, sign = _DIRECTIONAL[tok]
-            prev = prof.directional.get(name)
-            prof.directional[name] = sign if prev in (None, sign) else 0
-    # "may" and "can" are weak: only count them when no stronger deontic word is present.
-    if len(prof.deontic) > 1 and "permitted" in prof.deontic:
-        prof.deontic.discard("permitted")
-    return prof
-
-
-def _negativity(p: Profile) -> int:
-    """Overall negative-ness of a clause: negation parity xor prohibition xor negative polar words."""
-    value = p.neg % 2
-    if "prohibited" in p.deontic:
-        value ^= 1
-    for sign in p.polar.values():
-        if sign < 0:
-            value ^= 1
-    return value
-
-
-def compare(claim: Profile, source: Profile) -> str | None:
-    """A description of the polarity mismatch between two aligned clauses, or None."""
-    if len(claim.deontic) == 1 and len(source.deontic) == 1:
-        pair = frozenset(claim.deontic | source.deontic)
-        if pair in _DEONTIC_CONFLICTS:
-            return f"claim is {next(iter(claim.deontic))}, source is {next(iter(source.deontic))}"
-    shared = [a for a in claim.polar if a in source.polar and claim.polar[a] and source.polar[a]]
-    for axis in shared:
-        if claim.polar[axis] != source.polar[axis] and claim.neg % 2 == source.neg % 2:
-            return f"opposite polarity on {axis!r}"
-    for axis in [a for a in claim.directional if a in source.directional]:
-        if claim.directional[axis] and source.directional[axis] and claim.directional[axis] != source.directional[axis]:
-            return f"opposite direction on {axis!r}"
-    if _negativity(claim) != _negativity(source):
-        # A lone negative-sounding word ("expired" vs "has run out") is paraphrase territory.
-        one_sided_ban = ("prohibited" in claim.deontic) != ("prohibited" in source.deontic)
-        if claim.neg % 2 == source.neg % 2 and not one_sided_ban:
-            return None
-        return "negation mismatch"
+    if word in _PREFIX_EXCEPTIONS:
+        return None
+    for prefix in ("non-", "un-", "non", "un"):
+        rest = word[len(prefix):]
+        # The rest must itself be an everyday English word, and more common than the whole word.
+        if word.startswith(prefix) and len(rest) >= 4 and zipf_frequency(rest, "en") >= 3.0 \
+                and zipf_frequency(rest, "en") > zipf_frequency(word, "en"):
+            return rest
     return None
 
 
-def clauses(sentence: str) -> list[str]:
-    """Clauses of a sentence, split at semicolons, dashes and contrastive conjunctions."""
-    parts = [p.strip() for p in _CLAUSE_SPLIT.split(sentence) if p and p.strip()]
-    return parts or [sentence]
+@dataclass(frozen=True)
+class Token:
+    """One aligned word: its comparison key, its surface form, and what it is."""
+
+    key: str  # stem, NEG for a negation, or the axis word's stem
+    surface: str
+    content: bool  # carries meaning (not a function word, negation or antonym word)
+    axis: tuple[str, int] | None = None
+
+
+def tokens(text: str) -> list[Token]:
+    """Alignment tokens of a text: negations folded to one key, negative prefixes split off."""
+    return list(_tokens(text))
+
+
+@lru_cache(maxsize=4096)
+def _tokens(text: str) -> tuple[Token, ...]:
+    """Cached tokens (each source sentence is aligned with every claim that cites it)."""
+    text = _NOT_NEGATIONS.sub(" ", text.lower().replace("’", "'"))
+    text = re.sub(r"\bcan(?:not|'t)\b", "can not", text)
+    text = re.sub(r"\bwon't\b", "will not", text)
+    text = re.sub(r"n't\b", " not", text)
+    text = re.sub(r"\bno longer\b", "not", text)
+    out: list[Token] = []
+    for word in _TOKEN.findall(text):
+        if word in ",;:()." or word in _CLAUSE_WORDS:
+            out.append(Token(BOUNDARY, word, False))
+            continue
+        word = word.strip("'-")
+        if not word:
+            continue
+        if word in NEGATION_CUES:
+            out.append(Token(NEG, word, False))
+            continue
+        if word in AXES:
+            out.append(Token(word, word, False, AXES[word]))
+            continue
+        rest = _negative_prefix(word)
+        if rest is not None:
+            out.append(Token(NEG, word, False))
+            word = rest.strip("-")
+            if word in AXES:
+                out.append(Token(word, word, False, AXES[word]))
+                continue
+        if word in STOPWORDS or len(word) < 2:
+            out.append(Token(word, word, False))
+        else:
+            out.append(Token(stem(word), word, True))
+    return tuple(out)
+
+
+def cue_words(text: str) -> list[str]:
+    """The negation words of a text (a list lead-in passes them on to its items)."""
+    return [t.surface for t in tokens(text) if t.key == NEG]
 
 
 @dataclass(frozen=True)
@@ -229,34 +126,189 @@ class PolarityCheck:
     evidence: str | None = None
 
 
-def check_polarity(claim_text: str, sentences: list[str], min_alignment: float) -> PolarityCheck:
-    """Align each claim clause to its best source clause; opposite polarity there is a conflict."""
-    source_clauses = [(c, s) for s in sentences for c in clauses(s)]
-    if not source_clauses:
-        return PolarityCheck("n/a", "no source text")
-    src_stems = [(set(content_stems(_UN_WORDS.sub(r"\1", c), CUE_WORDS)), c, s) for c, s in source_clauses]
-    aligned_any = False
-    for clause in clauses(claim_text):
-        c_stems = set(content_stems(_UN_WORDS.sub(r"\1", clause), CUE_WORDS))
-        if not c_stems:
+@dataclass(frozen=True)
+class _Edit:
+    """One stretch where the claim and the aligned source sentence differ, between two anchors."""
+
+    claim: list[Token]
+    source: list[Token]
+    claim_span: tuple[int, int]
+
+
+def _anchors(claim: list[Token], source: list[Token]) -> list[tuple[int, int, int]]:
+    """Matching blocks (claim start, source start, size) that hold at least one content word."""
+    matcher = difflib.SequenceMatcher(None, [t.key for t in claim], [t.key for t in source], autojunk=False)
+    return [(a, b, n) for a, b, n in matcher.get_matching_blocks()
+            if n and any(t.content for t in claim[a:a + n])]
+
+
+def _pairs(start: int, end: int) -> set[tuple[int, int]]:
+    """Adjacent claim positions within [start, end)."""
+    return {(i, i + 1) for i in range(start, end - 1)}
+
+
+def _edits(claim: list[Token], source: list[Token], max_gap: int) -> tuple[list[_Edit], set[tuple[int, int]]]:
+    """Interior edits (between two anchors, short on both sides) and the adjacent claim positions that
+    this sentence says in the same words."""
+    blocks = _anchors(claim, source)
+    covered = set().union(*(_pairs(a, a + n) for a, _, n in blocks)) if blocks else set()
+    edits = []
+    for (a1, b1, n1), (a2, b2, _) in zip(blocks, blocks[1:]):
+        ca, cb = claim[a1 + n1:a2], source[b1 + n1:b2]
+        if (ca or cb) and len(ca) <= max_gap and len(cb) <= max_gap:
+            edits.append(_Edit(ca, cb, (a1 + n1 - 1, a2 + 1)))
+    return edits, covered
+
+
+def _meaning(side: list[Token]) -> set[str]:
+    """The specific content stems of one side of an edit (generic words are free to differ)."""
+    return {t.key for t in side if t.content and not is_generic_stem(t.key)}
+
+
+def _signs(side: list[Token]) -> dict[str, int]:
+    """Antonym-axis signs on one side of an edit."""
+    return {t.axis[0]: t.axis[1] for t in side if t.axis}
+
+
+def _conflict(edit: _Edit) -> str | None:
+    """What the edit flips, or None when it only rewords or says the same."""
+    if _meaning(edit.claim) != _meaning(edit.source):
+        return None  # the content changed too: a rewording, not a flipped statement
+    neg_c = sum(t.key == NEG for t in edit.claim) % 2
+    neg_s = sum(t.key == NEG for t in edit.source) % 2
+    signs_c, signs_s = _signs(edit.claim), _signs(edit.source)
+    shared = [axis for axis in signs_c if axis in signs_s]
+    for axis in shared:
+        if signs_c[axis] * (-1) ** neg_c != signs_s[axis] * (-1) ** neg_s:
+            words_c = [t.surface for t in edit.claim if t.axis and t.axis[0] == axis]
+            words_s = [t.surface for t in edit.source if t.axis and t.axis[0] == axis]
+            return f"antonym: claim says {words_c[0]!r}, source says {words_s[0]!r}"
+    if not shared and not signs_c and not signs_s and neg_c != neg_s:
+        return "negation added" if neg_c else "negation dropped"
+    return None
+
+
+
+
+def _clause_of(toks: list[Token], i: int) -> tuple[int, int]:
+    """[start, end) of the clause around position i."""
+    start = i
+    while start > 0 and toks[start - 1].key != BOUNDARY:
+        start -= 1
+    end = i
+    while end < len(toks) and toks[end].key != BOUNDARY:
+        end += 1
+    return start, end
+
+
+def _clauses(toks: list[Token]) -> list[list[Token]]:
+    """The token lists between clause boundaries."""
+    out: list[list[Token]] = [[]]
+    for t in toks:
+        if t.key == BOUNDARY:
+            out.append([])
+        else:
+            out[-1].append(t)
+    return [c for c in out if c]
+
+
+def _specific(clause: list[Token]) -> set[str]:
+    return {t.key for t in clause if t.content and not is_generic_stem(t.key)}
+
+
+def _negated_head(clause: list[Token]) -> str | None:
+    """The first specific content word after the clause's (odd count of) negation, or None."""
+    negs = [i for i, t in enumerate(clause) if t.key == NEG]
+    if len(negs) % 2 == 0:
+        return None
+    for t in clause[negs[0] + 1:]:
+        if t.content and not is_generic_stem(t.key):
+            return t.key
+    return None
+
+
+def _scope_conflict(claim: list[Token], source: list[Token], min_context: int) -> str | None:
+    """A clause negated on one side whose counterpart clause (same negated word, at least min_context
+    other specific words in common) on the other side has no negation."""
+    for first, second, label in ((claim, source, "claim negates"), (source, claim, "source negates")):
+        others = _clauses(second)
+        for clause in _clauses(first):
+            head = _negated_head(clause)
+            if head is None:
+                continue
+            context = _specific(clause) - {head}
+            twins = [c for c in others if head in _specific(c) and len(context & _specific(c)) >= min_context]
+            if twins and not any(t.key == NEG for c in twins for t in c):
+                word = next(t.surface for t in clause if t.key == head)
+                return f"{label} {word!r}, the aligned clause does not"
+    return None
+
+
+def _axis_conflict(claim: list[Token], source: list[Token]) -> str | None:
+    """An antonym-axis word in the claim beside a content word that the source pairs with the opposite pole."""
+    def poles(toks: list[Token]) -> dict[tuple[str, str], set[int]]:
+        out: dict[tuple[str, str], set[int]] = {}
+        for i, t in enumerate(toks):
+            if not t.axis:
+                continue
+            start, end = _clause_of(toks, i)
+            flip = -1 if any(u.key == NEG for u in toks[start:i]) else 1
+            near = [u.key for u in toks[max(start, i - 2):min(end, i + 3)] if u.content and not is_generic_stem(u.key)]
+            for key in near:
+                out.setdefault((t.axis[0], key), set()).add(t.axis[1] * flip)
+        return out
+
+    pc, ps = poles(claim), poles(source)
+    for pair, signs in pc.items():
+        other = ps.get(pair)
+        if other and not (signs & other):
+            return f"antonym about {pair[1]!r}: claim and source take opposite sides of {pair[0]!r}"
+    return None
+
+
+def _text(side: list[Token]) -> str:
+    return " ".join(t.surface for t in side) or "(nothing)"
+
+
+def check_polarity(claim_text: str, sentences: list[str], min_shared: int, max_gap: int,
+                   min_alignment: float = 1.1, min_context: int = 1) -> PolarityCheck:
+    """Align the claim with its best-matching source sentences; a flipped negation or antonym there conflicts."""
+    claim = tokens(claim_text)
+    claim_keys = {t.key for t in claim if t.content}
+    if not claim_keys or not sentences:
+        return PolarityCheck("n/a", "nothing to align")
+    ranked = []
+    for sentence in sentences:
+        src = tokens(sentence)
+        shared = len(claim_keys & {t.key for t in src if t.content})
+        if shared >= min_shared:
+            ranked.append((shared, sentence, src))
+    ranked.sort(key=lambda r: -r[0])
+    if not ranked:
+        return PolarityCheck("n/a", "no source sentence shares enough words to align")
+    found: list[tuple[_Edit, str, str]] = []
+    clean: set[tuple[int, int]] = set()
+    for _, sentence, src in ranked[:3]:
+        edits, covered = _edits(claim, src, max_gap)
+        clean |= covered
+        for edit in edits:
+            why = _conflict(edit)
+            if why:
+                found.append((edit, why, sentence))
+            else:
+                clean |= _pairs(*edit.claim_span)
+    for edit, why, sentence in found:
+        # Another sentence that says this stretch of the claim as the claim does settles it.
+        if _pairs(*edit.claim_span) <= clean:
             continue
-        best = max(src_stems, key=lambda t: (len(c_stems & t[0]) / len(c_stems), -len(t[0])))
-        overlap = c_stems & best[0]
-        # One shared word aligns only short clauses ("Alcohol is reimbursable" / "... not reimbursable").
-        short = len(c_stems) == 1 and len(overlap) == 1 and len(best[0]) <= 3
-        if not short and (len(overlap) < 2 or len(overlap) / len(c_stems) < min_alignment):
-            continue
-        aligned_any = True
-        mismatch = compare(profile(clause, best[0]), profile(best[1], c_stems))
-        if mismatch:
-            # Clause splits are rough: confirm against the whole claim and the whole source sentence.
-            s_all = set(content_stems(_UN_WORDS.sub(r"\1", best[2]), CUE_WORDS))
-            whole_c, whole_s = profile(claim_text, s_all), profile(best[2], c_stems)
-            # Counts, not parity: "separate, does not carry over, and is not paid out" has two.
-            if compare(whole_c, whole_s) is None and whole_c.neg == whole_s.neg:
-                mismatch = None
-        if mismatch:
-            return PolarityCheck("conflict", f"{mismatch}: {best[1]!r}", best[2])
-    if not aligned_any:
-        return PolarityCheck("n/a", "no clause aligned closely enough")
-    return PolarityCheck("pass", "polarity agrees")
+        return PolarityCheck("conflict", f"{why}: claim '{_text(edit.claim)}' where source has "
+                             f"'{_text(edit.source)}'", sentence)
+    # A reworded claim has no word-for-word counterpart: compare what each side negates with the one
+    # sentence that states most of the claim.
+    shared, sentence, src = ranked[0]
+    if shared / len(claim_keys) >= min_alignment:
+        why = _scope_conflict(claim, src, min_context) or _axis_conflict(claim, src)
+        if why:
+            return PolarityCheck("conflict", f"{why} (aligned sentence shares {shared}/{len(claim_keys)} "
+                                 "content words)", sentence)
+    return PolarityCheck("pass", f"negations and antonyms agree with {len(ranked[:3])} aligned sentence(s)")

@@ -9,11 +9,13 @@ import numpy as np
 
 from .claims import BULLET_RE, split_sentences, strip_markers
 from .identifiers import EMAIL_RE, URL_RE
-from .polarity import CUE_WORDS, cue_words
-from .text import bigrams, content_stems, is_generic_stem
+from .polarity import NEGATION_CUES, cue_words
+from textcore.words import specificity, words
+
+from .text import bigrams, content_stems, is_generic_stem, stem
 from .types import Source, Thresholds
 
-_NEUTRAL = frozenset(CUE_WORDS)  # polarity words are judged by the polarity guard, not coverage
+_NEUTRAL = frozenset(NEGATION_CUES)  # negations are judged by the polarity guard, not coverage
 
 
 @dataclass
@@ -67,6 +69,9 @@ class Support:
     source_n: int | None
     sentence: str  # the single passage sentence that covers the claim best
     claim_stems: frozenset[str] = frozenset()
+    # Every absent non-generic stem, everyday words included (`novel` keeps only the specific ones):
+    # the embedding route, which forgives rewording by itself, counts them all.
+    novel_all: tuple[str, ...] = ()
 
 
 def _weighted_coverage(claim: list[str], window: set[str]) -> float:
@@ -82,7 +87,18 @@ def _weighted_coverage(claim: list[str], window: set[str]) -> float:
     return got / total
 
 
-def score_support(claim_text: str, passages: list[PassageIndex], claim_vec: np.ndarray | None = None) -> Support:
+def _novel(claim_text: str, c_stems: list[str], union: set[str], min_specificity: float) -> tuple[str, ...]:
+    """Claim stems the passages lack, leaving out generic words and words too common in English to
+    mark new content (a paraphrase brings in "pick" or "together", an added fact brings in names)."""
+    surface: dict[str, str] = {}
+    for word in words(claim_text):
+        surface.setdefault(stem(word.lower()), word)
+    return tuple(s for s in c_stems if s not in union and not is_generic_stem(s)
+                 and (min_specificity <= 0 or specificity(surface.get(s, s)) >= min_specificity))
+
+
+def score_support(claim_text: str, passages: list[PassageIndex], claim_vec: np.ndarray | None = None,
+                  min_specificity: float = 0.0) -> Support:
     """Best lexical window (1-3 sentences) and best sentence cosine across the given passages."""
     # URLs and emails are checked by their own guards; their fragments are not content words.
     claim_text = EMAIL_RE.sub(" ", URL_RE.sub(" ", claim_text))
@@ -116,7 +132,7 @@ def score_support(claim_text: str, passages: list[PassageIndex], claim_vec: np.n
     window_cov = max(0.0, best[0] - 0.1 * best[1]) if best[0] >= 0 else 0.0
     # Claims that merge facts from two cited passages are scored against their union too.
     cov = max(window_cov, 0.95 * lexical) if lexical is not None else window_cov
-    novel = tuple(s for s in c_stems if s not in union and not is_generic_stem(s))
+    novel = _novel(claim_text, c_stems, union, min_specificity)
     emb = None
     if claim_vec is not None:
         sims = [(float(np.max(p.vectors @ claim_vec)), p) for p in passages if p.vectors is not None and len(p.vectors)]
@@ -124,7 +140,7 @@ def score_support(claim_text: str, passages: list[PassageIndex], claim_vec: np.n
             emb = max(s for s, _ in sims)
     specific = sum(1 for s in c_stems if not is_generic_stem(s))
     return Support(min(1.0, cov), best[1], emb, novel, specific, best[2], best[3], best_single[1],
-                   frozenset(c_stems))
+                   frozenset(c_stems), _novel(claim_text, c_stems, union, 0.0))
 
 
 def decide(support: Support, anchored: bool, th: Thresholds) -> tuple[bool, str]:
@@ -140,10 +156,13 @@ def decide(support: Support, anchored: bool, th: Thresholds) -> tuple[bool, str]
         # topical additions ("also gets a free account") only moderately on both.
         if emb + 0.5 * lex >= th.embedding_combined and lex >= th.embedding_min_lexical:
             return True, detail
-        if emb >= th.embedding and lex >= th.embedding_min_lexical and not novel:
+        if emb >= th.embedding and lex >= th.embedding_min_lexical and not support.novel_all:
             return True, detail
-        if anchored and emb >= th.embedding and len(novel) <= th.max_novel_anchored:
+        if anchored and emb >= th.embedding and len(support.novel_all) <= th.max_novel_anchored:
             return True, detail
+        if support.novel_all != novel:
+            return False, detail + ", absent everyday words: " + ", ".join(
+                s for s in support.novel_all[:4] if s not in novel)
     if not novel and lex >= th.lexical_anchored:
         return True, detail
     if anchored and lex >= th.lexical_anchored and len(novel) <= th.max_novel_anchored:

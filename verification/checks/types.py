@@ -2,8 +2,11 @@
 
 from __future__ import annotations
 
-from dataclasses import asdict, dataclass, field
+from dataclasses import asdict, dataclass, field, replace
+from functools import lru_cache
 from typing import Any, Literal
+
+from verification.fitted import THRESHOLDS
 
 Verdict = Literal["supported", "unsupported", "contradicted"]
 
@@ -63,10 +66,26 @@ class Thresholds:
     embedding_combined: float = 0.9
     # Below this coverage a claim is about something else: polarity/role conflicts are not reported.
     related_lexical: float = 0.34
-    # Content coverage of a claim clause by a source clause before polarity/role checks run.
-    alignment: float = 0.6
+    # Polarity: content words a source sentence must share with the claim to be aligned with it, and
+    # the longest edit (in words, either side) between two aligned stretches that is still compared.
+    polarity_min_shared: int = 2
+    polarity_max_gap: int = 6
+    # Share of the claim's content words the best source sentence must hold before what each side
+    # negates is compared without a word-for-word alignment.
+    polarity_alignment: float = 0.5
+    # Specific words (besides the negated one) a clause and its counterpart must share to be compared.
+    polarity_context: int = 1
+    # A word absent from the source counts as novel only at or above this specificity (0 = everyday
+    # English such as "pick" or "together", 1 = rare or technical, textcore.words.specificity).
+    novel_specificity: float = 0.0
     # Novel (absent, non-generic) content words tolerated when anchored / when coverage is high.
     max_novel_anchored: int = 1
+
+
+@lru_cache(maxsize=1)
+def fitted_thresholds() -> Thresholds:
+    """The defaults with the cut-offs scripts/fit_verifier.py fitted on dev (verification/fitted.py)."""
+    return replace(Thresholds(), **THRESHOLDS)
 
 
 @dataclass

@@ -12,7 +12,7 @@ from .claims import extract_claims
 from .guards import Assessment, assess, bad_urls, clean_text, split_citations
 from .support import PassageIndex
 from .text import content_stems
-from .types import Claim, ClaimVerdict, Source, Thresholds, VerificationReport
+from .types import Claim, ClaimVerdict, Source, Thresholds, VerificationReport, fitted_thresholds
 
 Embed = Callable[[list[str]], np.ndarray]
 Judge = Callable[[list[Claim], list[Source]], list[ClaimVerdict | None]]
@@ -104,7 +104,7 @@ def verify_answer(answer: str, sources: list[Source], *, embed: Embed | None = N
                   allowed_domains: Sequence[str] = (), thresholds: Thresholds | None = None,
                   judge: Judge | None = None) -> VerificationReport:
     """Check every claim of an answer against the sources it cites and report what failed."""
-    th = thresholds or Thresholds()
+    th = thresholds or fitted_thresholds()
     timings: dict[str, float] = {}
     t_total = t = perf_counter()
     claims = extract_claims(answer)
