@@ -239,7 +239,7 @@ def test_an_answer_cites_its_sources_and_a_citation_opens_the_highlighted_passag
     expect(passage).to_be_in_viewport()
     expect(passage).to_have_css("background-color", "rgb(255, 244, 194)")  # the highlight, not plain text
     body = console.page.locator(".doc-body")
-    expect(body.locator("table.passage-table").first).to_be_visible()  # the policy's rate table, as a table
+    expect(body.locator("table.chunk-table").first).to_be_visible()  # the policy's rate table, as a table
     expect(body).not_to_contain_text("| --- |")
     console.shot("cited-passage")
 
