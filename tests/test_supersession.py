@@ -93,3 +93,33 @@ def test_superseded_document_says_so_and_links_the_newer_one(client, corpus_db):
     rows = {pk: row for pk, row in re.findall(r'<tr data-doc-id="(\d+)">(.*?)</tr>', listing, re.S)}
     assert 'title="Superseded by Remote Work Policy (2025)">Superseded</span>' in rows[str(old.pk)]
     assert sum("Superseded</span>" in row for row in rows.values()) == 1, "only the 2023 policy is superseded"
+
+
+@pytest.mark.django_db
+def test_answers_quote_the_current_version_not_the_superseded_one(corpus_db):
+    from knowledge.answering import AskOptions, answer_question
+
+    result = answer_question("What is the home office stipend?", AskOptions(use_cache=False, store=False))
+    assert not result.refused
+    sources = {c.source.split("#")[0] for c in result.citations}
+    assert sources == {"hr/remote-work-policy-2025.md"}, sources
+    assert "$750" in result.answer
+
+
+@pytest.mark.django_db
+def test_superseded_hits_move_behind_their_successors_only_when_it_is_there(corpus_db):
+    from knowledge.answering.currency import demote_superseded, successors
+
+    old = Document.objects.get(source="hr/remote-work-policy-2023.md")
+    new = Document.objects.get(source="hr/remote-work-policy-2025.md")
+    other = Document.objects.exclude(pk__in=[old.pk, new.pk]).first()
+    assert successors([old.collection_id])[old.pk] == new.pk
+
+    class Hit:
+        def __init__(self, document_id):
+            self.document_id = document_id
+
+    both = [Hit(old.pk), Hit(other.pk), Hit(new.pk)]
+    assert [h.document_id for h in demote_superseded(both, [old.collection_id])] == [other.pk, new.pk, old.pk]
+    alone = [Hit(old.pk), Hit(other.pk)]
+    assert [h.document_id for h in demote_superseded(alone, [old.collection_id])] == [old.pk, other.pk]

@@ -13,6 +13,7 @@ from django.conf import settings
 from knowledge.answering import cache as answer_cache
 from knowledge.answering import evidence as evidence_mod
 from knowledge.answering import extractive, graph, store
+from knowledge.answering.currency import demote_superseded
 from knowledge.answering.passages import SourcePassage, build_passages
 from knowledge.answering.providers import AnsweringProviders, default_providers
 from knowledge.answering.result import AnswerResult, Citation
@@ -168,6 +169,7 @@ def gather(query, vector, collection_ids: list[int], providers: AnsweringProvide
     started = timer.stage("retrieve", started)
     stats = term_stats(collection_ids)
     hits = providers.reranker.rerank(query.expanded, candidates.lexemes, candidates.hits, stats)
+    hits = demote_superseded(hits, collection_ids)
     started = timer.stage("rerank", started)
     passages = build_passages(hits[:8], limit=5)
     scored = extractive.score_candidates(candidates.lexemes, passages, stats, query.asks_for, query.identifiers,
