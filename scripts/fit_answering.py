@@ -206,15 +206,17 @@ def main() -> int:
         vectors = ctx.providers.embedder.embed([c.text for c in top], kind="document")
         hint = _norm(item.get("answer_hint", "")) if item.get("answerable") else None
         rows = []
-        for candidate, vec in zip(top, vectors):
+        cosines = [float(vec @ vector) for vec in vectors]
+        for candidate, cosine in zip(top, cosines):
             row = dict(candidate.features)
-            row["unit_dense"] = float(vec @ vector)
+            row["unit_dense"] = cosine
+            row["dense_gap"] = max(cosines) - cosine
             row["lexical_logit"] = logit(fitted.UNIT, candidate.features)
             rows.append(row)
         dense_groups.append(rows)
         dense_keys.append(keys[i])
         dense_labels.append([1.0 if hint and hint in _norm(c.text) else 0.0 for c in top])
-    dense_names = unit_names + ["unit_dense", "lexical_logit"]
+    dense_names = unit_names + ["unit_dense", "dense_gap", "lexical_logit"]
     dense_l2, oof = top_unit_l2(dense_groups, dense_labels, dense_names, dense_keys)
     fitted.UNIT_DENSE = fit_logistic([r for g in dense_groups for r in g], [y for ls in dense_labels for y in ls],
                                      dense_names, l2=dense_l2)

@@ -125,13 +125,20 @@ def score_candidates(question_lexemes: list[str], passages: list[SourcePassage],
     for candidate, present in zip(candidates, lexemes):
         candidate.features = unit_features(candidate, present, terms, idf, asks_for, wanted_ids)
         candidate.coverage = candidate.features["coverage"]
+    # How a unit compares with the best of this question's units: a unit is chosen against the others,
+    # and what is a high coverage for one question is a low one for another.
+    for name in ("coverage", "focus_coverage"):
+        best = max((c.features[name] for c in candidates), default=0.0) or 1.0
+        for candidate in candidates:
+            candidate.features[f"{name}_rel"] = candidate.features[name] / best
+    for candidate in candidates:
         candidate.score = probability(fitted.UNIT, candidate.features)
     if embed is not None and query_vector is not None and candidates:
         rescore_densely(candidates, embed, query_vector)
     return candidates
 
 
-DENSE_TOP = 8
+DENSE_TOP = 16
 # Units outside the embedded top keep their lexical score scaled down, so that they rank below it.
 _UNEMBEDDED = 0.5
 
@@ -141,8 +148,10 @@ def rescore_densely(candidates: list[Candidate], embed, query_vector) -> None:
     ranked = sorted(candidates, key=lambda c: c.score, reverse=True)
     top = ranked[:DENSE_TOP]
     vectors = embed([textwrap.dedent(c.text) for c in top], kind="document")
-    for candidate, vector in zip(top, vectors):
-        candidate.features["unit_dense"] = float(np.dot(vector, query_vector))
+    cosines = [float(np.dot(vector, query_vector)) for vector in vectors]
+    for candidate, cosine in zip(top, cosines):
+        candidate.features["unit_dense"] = cosine
+        candidate.features["dense_gap"] = max(cosines) - cosine
         candidate.features["lexical_logit"] = logit(fitted.UNIT, candidate.features)
         candidate.score = probability(fitted.UNIT_DENSE, candidate.features)
     for candidate in ranked[DENSE_TOP:]:
