@@ -28,7 +28,7 @@ SECRET_DOC = (b"# Quibblethorpe escrow\n\nThe Quibblethorpe escrow threshold is 
               b"Zentravian board.\n")
 QUESTION = "What is the Quibblethorpe escrow threshold approved by the Zentravian board?"
 # Parts of an answer that differ between two asks of the same question whatever the data.
-VOLATILE = {"timings_ms", "answer_id", "log_id"}
+VOLATILE = {"timings_ms", "answer_id", "log_id", "conversation"}  # ids of this request
 SLACK_SECRET = "8f742231b10e8888abcd99yyyzzz85a5"
 
 

@@ -234,6 +234,7 @@ def test_thread_follow_up_uses_the_thread_and_a_failure_ends_in_an_apology_with_
         client, slack, django_capture_on_commit_callbacks):
     first = ask_by_mention(client, django_capture_on_commit_callbacks)
     root = first["event"]["ts"]
+    slack.add_thread_message("CGENERAL", root, first["event"]["text"], ts=root)  # the question opens the thread
     slack.add_thread_message("CGENERAL", root, "And for part-time employees?")
     slack.fail("conversations.replies", "internal_error")
     follow_up = message("And for part-time employees?", channel="CGENERAL", channel_type="channel", thread_ts=root)
@@ -254,7 +255,10 @@ def test_thread_follow_up_uses_the_thread_and_a_failure_ends_in_an_apology_with_
     assert replies[-1]["ts"] == root
     final = slack.called("chat.update")[-1]
     assert final["ts"] == question.placeholder_ts and "Sources" in json.dumps(final["blocks"])
-    assert question.answer.question_text != question.text or "part-time" in question.text
+    # The follow-up was read with the thread's question: "… eligible employees get? And for part-time employees?"
+    read_as = question.answer.normalized_question.lower()
+    assert "parental leave" in read_as and "part-time" in read_as, read_as
+    assert "part-time" in question.answer.text.lower()
 
 
 def test_slack_rate_limit_on_chat_update_is_retried(client, slack, django_capture_on_commit_callbacks):

@@ -117,12 +117,12 @@ def _best(candidates: list[_Candidate], asked: Grounding, level: str, *, same_to
     return None
 
 
-def lookup(asked: AskedQuestion, allowed_collection_ids: list[int]) -> CacheHit | None:
-    """The best reusable answer for this question, or None (a miss)."""
+def lookup(asked: AskedQuestion, allowed_collection_ids: list[int], *, exact_only: bool = False) -> CacheHit | None:
+    """The best reusable answer for this question, or None (a miss); `exact_only`: the same question only."""
     servable = Answer.objects.servable()
     exact = _candidates(_origins(allowed_collection_ids, servable).filter(normalized_hash=asked.hash))
     hit = _best(exact, asked.grounding, "exact")
-    if hit:
+    if hit or exact_only:
         return hit
     hit = _best(_nearest(asked.vector, SIMILAR_MIN, allowed_collection_ids, servable), asked.grounding, "similar")
     if hit:

@@ -210,7 +210,9 @@ def answer_question(question: str, options: AskOptions | None = None,
     asked = graph.understand(query.normalized, query.cache_key, vector)
 
     if options.use_cache:
-        hit = answer_cache.lookup(asked, collection_ids)
+        # A follow-up completed from its thread ("<last question> and for part-time employees?") is nearly
+        # the last question in words but not in meaning: only the very same follow-up may reuse an answer.
+        hit = answer_cache.lookup(asked, collection_ids, exact_only=standalone != redacted)
         started = timer.stage("cache", started)
         if hit is not None:
             return _serve_cached(hit, asked, redacted, standalone, options, timer)

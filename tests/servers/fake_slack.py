@@ -175,6 +175,9 @@ class FakeSlack(LocalServer):
     def _chat_update(self, p: dict) -> dict:
         if not p.get("ts"):
             return {"ok": False, "error": "message_not_found"}
+        with self._lock:  # the thread shows the updated text from now on, as in Slack
+            for message in (m for thread in self.thread_messages.values() for m in thread if m["ts"] == p["ts"]):
+                message["text"] = p.get("text", "")
         return {"ok": True, "channel": p.get("channel"), "ts": p["ts"], "text": p.get("text", ""),
                 "message": {"text": p.get("text", ""), "user": BOT_USER_ID, "bot_id": BOT_ID}}
 
@@ -187,7 +190,7 @@ class FakeSlack(LocalServer):
     def _conversations_replies(self, p: dict) -> dict:
         key = (p.get("channel", ""), p.get("ts", ""))
         with self._lock:
-            messages = list(self.thread_messages.get(key, []))
+            messages = sorted(self.thread_messages.get(key, []), key=lambda m: float(m["ts"]))
         return {"ok": True, "messages": messages, "has_more": False,
                 "response_metadata": {"next_cursor": ""}}
 
@@ -221,9 +224,11 @@ class FakeSlack(LocalServer):
     def _response_url(self, p: dict) -> dict:
         return {"ok": True}
 
-    def add_thread_message(self, channel: str, thread_ts: str, text: str, user: str = "UASKER") -> dict:
-        """Put a message in a thread (what conversations.replies will return)."""
-        message = {"type": "message", "user": user, "text": text, "ts": self._next_ts(), "thread_ts": thread_ts}
+    def add_thread_message(self, channel: str, thread_ts: str, text: str, user: str = "UASKER",
+                           ts: str | None = None) -> dict:
+        """Put a message in a thread (what conversations.replies will return, oldest first); `ts=thread_ts`
+        is the thread's parent message."""
+        message = {"type": "message", "user": user, "text": text, "ts": ts or self._next_ts(), "thread_ts": thread_ts}
         with self._lock:
             self.thread_messages[(channel, thread_ts)].append(message)
         return message
