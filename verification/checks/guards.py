@@ -10,6 +10,7 @@ import numpy as np
 
 from textcore.markers import MARKER_RE, marker_numbers
 
+from .context import check_context
 from .identifiers import URL_RE, check_identifiers
 from .names import check_names
 from .numbers import check_numbers
@@ -151,6 +152,10 @@ def assess(claim_text: str, passages: list[PassageIndex], th: Thresholds,
     if role:
         checks["roles"] = f"{role.status}: {role.detail}"
 
+    ctx = check_context(claim_text, [s for p in passages for s in p.sentences], th.context_window,
+                        th.context_margin, th.context_min_rival)
+    checks["context"] = f"{ctx.status}: {ctx.detail}"
+
     anchored_total = nums.status != "n/a" or idents.status != "n/a"
     anchored = anchored_total and nums.status in ("pass", "n/a") and idents.status in ("pass", "n/a")
     ok, detail = decide(sup, anchored, th)
@@ -169,6 +174,9 @@ def assess(claim_text: str, passages: list[PassageIndex], th: Thresholds,
         return Assessment("contradicted", f"polarity mismatch: {pol.detail}", pol.evidence, src_n, checks, sup, True)
     if role and role.status == "conflict" and related:
         return Assessment("contradicted", f"roles swapped: {role.detail}", evidence, src_n, checks, sup, True)
+    if ctx.status == "conflict" and not _quoted(claim_text, joined):
+        return Assessment("contradicted", f"entity out of place: {ctx.detail}", ctx.evidence, src_n, checks, sup,
+                          True)
     if nums.status == "missing":
         return Assessment("unsupported", f"number not in cited source: {nums.detail}", evidence, src_n, checks, sup,
                           True)
