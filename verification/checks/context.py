@@ -101,11 +101,40 @@ def _kind(k: str) -> str:
     return "number" if _NUMBER.fullmatch(k[1:]) else "name"
 
 
+def _related(a: str, b: str) -> bool:
+    """Same entity, one part of the other ("ClickException" / "ClickException.show"), or different kinds."""
+    return a == b or _kind(a) != _kind(b) or a[1:] in b[1:] or b[1:] in a[1:]
+
+
+@dataclass
+class _Placement:
+    """How well the words around one claim entity agree with each entity's source context."""
+
+    total: float
+    scores: dict[str, tuple[float, int]]  # entity -> (best agreement, sentence index)
+
+    def of(self, entity: str) -> float:
+        return self.scores.get(entity, (0.0, 0))[0]
+
+
+def _placement(ctx: dict[str, float], ent: str, occurrences: dict[str, list[tuple[dict[str, float], int]]],
+               idf: dict[str, float]) -> _Placement:
+    scores: dict[str, tuple[float, int]] = {}
+    for other, occs in occurrences.items():
+        for c, n in occs:
+            if other != ent and ent in c:
+                continue  # named beside the claim's entity: the two share what surrounds them
+            score = _agreement(ctx, c, idf)
+            if score > scores.get(other, (-1.0, 0))[0]:
+                scores[other] = (score, n)
+    return _Placement(sum(w * idf.get(t, 1.0) for t, w in ctx.items()), scores)
+
+
 def check_context(claim_text: str, sentences: list[str], window: int, margin: float,
                   min_rival: float = 0.0) -> ContextCheck:
     """Conflict when another entity's source context agrees with the words around a claim entity by at
     least `min_rival`, and by `margin` more than the entity's own source context (both as shares of the
-    claim context's weight)."""
+    claim context's weight). A rival the claim also names counts only when the two changed places."""
     claim_seq = sequence(claim_text)
     entities = [k for k in dict.fromkeys(claim_seq) if k.startswith("@")]
     if not entities or not sentences:
@@ -119,26 +148,21 @@ def check_context(claim_text: str, sentences: list[str], window: int, margin: fl
         for i, t in enumerate(seq):
             if t.startswith("@"):
                 occurrences.setdefault(t, []).append((_around(seq, i, window), n))
-    for ent in entities:
-        if ent not in occurrences:
+    found = [e for e in entities if e in occurrences]
+    places = {e: _placement(_around(claim_seq, claim_seq.index(e), window), e, occurrences, idf) for e in found}
+    for ent in found:
+        place = places[ent]
+        if place.total <= 0:
             continue
-        i = claim_seq.index(ent)
-        ctx = _around(claim_seq, i, window)
-        total = sum(w * idf.get(t, 1.0) for t, w in ctx.items())
-        if total <= 0:
-            continue
-        own = max(_agreement(ctx, c, idf) for c, _ in occurrences[ent])
-        best, rival, where = 0.0, None, 0
-        for other, occs in occurrences.items():
-            if other == ent or _kind(other) != _kind(ent) or other[1:] in ent[1:] or ent[1:] in other[1:]:
+        own = place.of(ent)
+        for rival, (best, where) in sorted(place.scores.items(), key=lambda kv: -kv[1][0]):
+            if _related(ent, rival):
                 continue
-            for c, n in occs:
-                if ent in c:
-                    continue  # named beside the claim's entity: the two share what surrounds them
-                score = _agreement(ctx, c, idf)
-                if score > best:
-                    best, rival, where = score, other, n
-        if rival and (best - own) / total >= margin and best / total >= min_rival:
+            if (best - own) / place.total < margin or best / place.total < min_rival:
+                break
+            if rival in places and places[rival].of(ent) <= places[rival].of(rival):
+                continue  # the claim names the rival too, in its own place: not an exchange
             return ContextCheck("conflict", f"{ent[1:]!r} stands where the source has {rival[1:]!r} "
-                                f"(context agreement {own / total:.2f} vs {best / total:.2f})", sentences[where])
-    return ContextCheck("pass", f"{len(entities)} entit(ies) in their source context")
+                                f"(context agreement {own / place.total:.2f} vs {best / place.total:.2f})",
+                                sentences[where])
+    return ContextCheck("pass", f"{len(found)} entit(ies) in their source context")
