@@ -139,7 +139,10 @@ def check_context(claim_text: str, sentences: list[str], window: int, margin: fl
     entities = [k for k in dict.fromkeys(claim_seq) if k.startswith("@")]
     if not entities or not sentences:
         return ContextCheck("n/a", "no entities")
-    claim_surface = tuple(e for e in (i.text for i in identifiers(claim_text) if i.kind in _KINDS))
+    # The claim's own entities are looked for in the source even where the source's capitals do not mark
+    # them ("Checkout the code." starts a sentence).
+    claim_surface = tuple(dict.fromkeys([i.text for i in identifiers(claim_text) if i.kind in _KINDS]
+                                        + names(claim_text)))
     seqs = [sequence(s, claim_surface) for s in sentences]
     df = Counter(t for seq in seqs for t in set(seq))
     idf = {t: 1.0 / n for t, n in df.items()}
