@@ -124,9 +124,10 @@ def assess(claim_text: str, passages: list[PassageIndex], th: Thresholds,
     evidence, src_n = sup.evidence or None, sup.source_n
 
     nums = check_numbers(claim_text, joined)
-    if nums.status == "pass" and sup.sentence and sup.lexical >= th.lexical:
-        # The number may occur elsewhere in the passage; the aligned sentence is what counts.
-        local = check_numbers(claim_text, sup.sentence)
+    if nums.status == "pass" and sup.evidence and sup.lexical >= th.lexical:
+        # The number may occur elsewhere in the passage; the aligned stretch (the window of one to three
+        # sentences that covers the claim best: a claim may join two of them) is what counts.
+        local = check_numbers(claim_text, sup.evidence)
         if local.status == "conflict":
             nums = local
     checks["numbers"] = f"{nums.status}: {nums.detail}"
