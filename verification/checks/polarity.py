@@ -49,7 +49,7 @@ CUE_WORDS = frozenset(NEGATION_CUES | set(AXES))
 
 
 @lru_cache(maxsize=20000)
-def _negative_prefix(word: str) -> str | None:
+def negative_prefix(word: str) -> str | None:
     """The word a negative-prefixed word negates ("unchanged" -> "changed"), or None."""
     from wordfreq import zipf_frequency
 
@@ -103,7 +103,7 @@ def _tokens(text: str) -> tuple[Token, ...]:
         if word in AXES:
             out.append(Token(word, word, False, AXES[word]))
             continue
-        rest = _negative_prefix(word)
+        rest = negative_prefix(word)
         if rest is not None:
             out.append(Token(NEG, word, False))
             word = rest.strip("-")
