@@ -175,7 +175,8 @@ def assess(claim_text: str, passages: list[PassageIndex], th: Thresholds,
         return Assessment("contradicted", f"polarity mismatch: {pol.detail}", pol.evidence, src_n, checks, sup, True)
     if role and role.status == "conflict" and related:
         return Assessment("contradicted", f"roles swapped: {role.detail}", evidence, src_n, checks, sup, True)
-    if ctx.status == "conflict" and not _quoted(claim_text, joined):
+    # A table row ("Field: value; Field: value") has no sentence around its values to compare either.
+    if ctx.status == "conflict" and not _quoted(claim_text, joined) and len(_RECORD_FIELD.findall(claim_text)) < 2:
         return Assessment("contradicted", f"entity out of place: {ctx.detail}", ctx.evidence, src_n, checks, sup,
                           True)
     if nums.status == "missing":
