@@ -136,12 +136,14 @@ def code_terms(text: str, kinds: tuple[str, ...] = ("code", "option", "acronym")
 _NOT_NAMES = frozenset("""a an the this that these those if when for with without after before during each every
     all any some no not only you your we our they their it its he she there here in on at by to of from and or
     but also once until unless employees employee staff managers manager yes please note what how who where why
-    which i do can may must should will is are was were be new current step see use set run""".split())
+    which i do can may must should will is are was were be new current step see use set run since because
+    although though while whereas unlike like apart besides instead otherwise""".split())
 _WEEK_AND_MONTHS = frozenset("""monday tuesday wednesday thursday friday saturday sunday january february march
     april june july august september october november december""".split())
 # A sentence's first word is a name only when general English hardly knows it (zipf <= 3.2: "Okta", not
 # "Receipts"); see textcore.words.specificity.
 _RARE = 0.9
+_ORDINARY_SHAPE = re.compile(r"[a-z](?:ly|ing|ed)$")
 _NAME_WORD = re.compile(r"[A-Za-z][A-Za-z0-9&'\-]*")
 
 
@@ -164,7 +166,10 @@ def names(text: str) -> list[str]:
     matches = list(_NAME_WORD.finditer(text))
 
     def close() -> None:
-        if run and (not run_at_start or len(run) > 1 or specificity(run[0]) >= _RARE):
+        # A lone first word shaped like an adverb, a gerund or a participle ("Relatedly", "Scoping") is
+        # a capitalised ordinary word, however rare.
+        lone_ordinary = run_at_start and len(run) == 1 and bool(_ORDINARY_SHAPE.search(run[0]))
+        if run and not lone_ordinary and (not run_at_start or len(run) > 1 or specificity(run[0]) >= _RARE):
             name = " ".join(run)
             if len(name) > 2:
                 found.append(name)

@@ -10,6 +10,7 @@ import numpy as np
 
 from textcore.markers import MARKER_RE, marker_numbers
 
+from .context import check_context
 from .identifiers import URL_RE, check_identifiers
 from .names import check_names
 from .numbers import check_numbers
@@ -123,9 +124,10 @@ def assess(claim_text: str, passages: list[PassageIndex], th: Thresholds,
     evidence, src_n = sup.evidence or None, sup.source_n
 
     nums = check_numbers(claim_text, joined)
-    if nums.status == "pass" and sup.sentence and sup.lexical >= th.lexical:
-        # The number may occur elsewhere in the passage; the aligned sentence is what counts.
-        local = check_numbers(claim_text, sup.sentence)
+    if nums.status == "pass" and sup.evidence and sup.lexical >= th.lexical:
+        # The number may occur elsewhere in the passage; the aligned stretch (the window of one to three
+        # sentences that covers the claim best: a claim may join two of them) is what counts.
+        local = check_numbers(claim_text, sup.evidence)
         if local.status == "conflict":
             nums = local
     checks["numbers"] = f"{nums.status}: {nums.detail}"
@@ -151,6 +153,10 @@ def assess(claim_text: str, passages: list[PassageIndex], th: Thresholds,
     if role:
         checks["roles"] = f"{role.status}: {role.detail}"
 
+    ctx = check_context(claim_text, [s for p in passages for s in p.sentences], th.context_window,
+                        th.context_margin, th.context_min_rival)
+    checks["context"] = f"{ctx.status}: {ctx.detail}"
+
     anchored_total = nums.status != "n/a" or idents.status != "n/a"
     anchored = anchored_total and nums.status in ("pass", "n/a") and idents.status in ("pass", "n/a")
     ok, detail = decide(sup, anchored, th)
@@ -169,6 +175,10 @@ def assess(claim_text: str, passages: list[PassageIndex], th: Thresholds,
         return Assessment("contradicted", f"polarity mismatch: {pol.detail}", pol.evidence, src_n, checks, sup, True)
     if role and role.status == "conflict" and related:
         return Assessment("contradicted", f"roles swapped: {role.detail}", evidence, src_n, checks, sup, True)
+    # A table row ("Field: value; Field: value") has no sentence around its values to compare either.
+    if ctx.status == "conflict" and not _quoted(claim_text, joined) and len(_RECORD_FIELD.findall(claim_text)) < 2:
+        return Assessment("contradicted", f"entity out of place: {ctx.detail}", ctx.evidence, src_n, checks, sup,
+                          True)
     if nums.status == "missing":
         return Assessment("unsupported", f"number not in cited source: {nums.detail}", evidence, src_n, checks, sup,
                           True)

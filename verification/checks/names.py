@@ -7,6 +7,7 @@ in lower case in prose ("flask run") and capitalised at a sentence start.
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 
 from textcore.identifiers import names
@@ -31,7 +32,8 @@ def check_names(claim_text: str, source_text: str) -> NameCheck:
     if not found:
         return NameCheck("n/a", "no names")
     lowered = source_text.lower()
-    missing = [n for n in found if not all(part.lower() in lowered for part in n.split())]
+    # Word by word, hyphens included: "HTML-related builders" is backed by "HTML related builders".
+    missing = [n for n in found if not all(part.lower() in lowered for part in re.split(r"[\s-]+", n) if part)]
     if missing:
         return NameCheck("missing", f"{', '.join(missing)} not in cited source")
     return NameCheck("pass", f"{', '.join(found)} found")

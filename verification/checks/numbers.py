@@ -222,3 +222,28 @@ def check_numbers(claim_text: str, passage_text: str) -> NumberCheck:
             return NumberCheck("conflict", f"claim says {cm.text.strip()!r}, source says "
                                f"{rivals[0].text.strip()!r}", names)
     return NumberCheck("missing", f"{', '.join(repr(n) for n in names)} not in cited source", names)
+
+
+_ENUMERATOR = re.compile(r"^\s*(\d{1,3})[.)]\s")
+
+
+def enumeration_breaks(raws: list[str], passages: list[str]) -> dict[int, str]:
+    """Claims (by position) whose list number breaks the answer's own count: an item numbered other than
+    one more than the previous numbered item, or a first item numbered other than 1 that the cited
+    passages do not number so either. A list number is layout that the sources cannot back, so a changed
+    one is caught here rather than by the number guard."""
+    breaks: dict[int, str] = {}
+    previous: int | None = None
+    for i, raw in enumerate(raws):
+        m = _ENUMERATOR.match(raw)
+        if not m:
+            continue
+        n = int(m.group(1))
+        if previous is None:
+            copied = any(re.search(rf"(?:^|\s){n}[.)]\s", p) for p in passages)
+            if n != 1 and not copied:
+                breaks[i] = f"list starts at {n}"
+        elif n != previous + 1 and n != 1:
+            breaks[i] = f"item {n} follows item {previous}"
+        previous = n
+    return breaks

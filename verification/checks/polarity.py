@@ -41,12 +41,15 @@ _CLAUSE_WORDS = frozenset("and but or so because which while whereas although th
 # Words that start with a negative prefix but are not negations of the rest.
 _PREFIX_EXCEPTIONS = frozenset("unless until under understand understood unit units unique universal union "
                                "uninstall unicode uniform unify unified unix".split())
+# Words that negate without a negation word ("the data is missing" == "the data cannot be found").
+_IMPLICIT_NEGATIONS = frozenset(stem(w) for w in "missing lack lacks lacking absent fail fails failed unable "
+                                "stop stops stopped cease ceased prevent prevents avoid refuse refuses".split())
 # Polarity words the checker knows: negation cues and every antonym-axis word (support scoring ignores them).
 CUE_WORDS = frozenset(NEGATION_CUES | set(AXES))
 
 
 @lru_cache(maxsize=20000)
-def _negative_prefix(word: str) -> str | None:
+def negative_prefix(word: str) -> str | None:
     """The word a negative-prefixed word negates ("unchanged" -> "changed"), or None."""
     from wordfreq import zipf_frequency
 
@@ -84,6 +87,8 @@ def _tokens(text: str) -> tuple[Token, ...]:
     text = re.sub(r"\bwon't\b", "will not", text)
     text = re.sub(r"n't\b", " not", text)
     text = re.sub(r"\bno longer\b", "not", text)
+    # "neither A nor B" negates once: the "nor" only joins the second item.
+    text = re.sub(r"\b(neither\b[^.;:]*?)\bnor\b", r"\1 or", text)
     out: list[Token] = []
     for word in _TOKEN.findall(text):
         if word in ",;:()." or word in _CLAUSE_WORDS:
@@ -98,7 +103,7 @@ def _tokens(text: str) -> tuple[Token, ...]:
         if word in AXES:
             out.append(Token(word, word, False, AXES[word]))
             continue
-        rest = _negative_prefix(word)
+        rest = negative_prefix(word)
         if rest is not None:
             out.append(Token(NEG, word, False))
             word = rest.strip("-")
@@ -174,6 +179,10 @@ def _conflict(edit: _Edit) -> str | None:
     """What the edit flips, or None when it only rewords or says the same."""
     if _meaning(edit.claim) != _meaning(edit.source):
         return None  # the content changed too: a rewording, not a flipped statement
+    if not edit.claim or not edit.source:
+        side = edit.claim or edit.source
+        if any(t.content for t in side):
+            return None  # a phrase (negation and its verb) moved to another place: a reordering
     neg_c = sum(t.key == NEG for t in edit.claim) % 2
     neg_s = sum(t.key == NEG for t in edit.source) % 2
     signs_c, signs_s = _signs(edit.claim), _signs(edit.source)
@@ -227,6 +236,11 @@ def _negated_head(clause: list[Token]) -> str | None:
     return None
 
 
+def _lexically_negative(clause: list[Token]) -> bool:
+    """A clause that says "not" with a word ("stopped", "missing", "disabled", "fails")."""
+    return any((t.axis and t.axis[1] < 0) or t.key in _IMPLICIT_NEGATIONS for t in clause)
+
+
 def _scope_conflict(claim: list[Token], source: list[Token], min_context: int) -> str | None:
     """A clause negated on one side whose counterpart clause (same negated word, at least min_context
     other specific words in common) on the other side has no negation."""
@@ -238,10 +252,24 @@ def _scope_conflict(claim: list[Token], source: list[Token], min_context: int) -
                 continue
             context = _specific(clause) - {head}
             twins = [c for c in others if head in _specific(c) and len(context & _specific(c)) >= min_context]
-            if twins and not any(t.key == NEG for c in twins for t in c):
+            if twins and not any(t.key == NEG for c in twins for t in c) \
+                    and not any(_lexically_negative(c) for c in twins):
                 word = next(t.surface for t in clause if t.key == head)
                 return f"{label} {word!r}, the aligned clause does not"
     return None
+
+
+def _negates(before: list[Token]) -> bool:
+    """True when a negation in the clause before a word reaches it; "no" followed by a noun is a
+    determiner that negates that noun only ("with no options, NEATO always ...")."""
+    for k, t in enumerate(before):
+        if t.key != NEG:
+            continue
+        follows = before[k + 1] if k + 1 < len(before) else None
+        if t.surface == "no" and follows is not None and follows.content:
+            continue
+        return True
+    return False
 
 
 def _axis_conflict(claim: list[Token], source: list[Token]) -> str | None:
@@ -252,7 +280,7 @@ def _axis_conflict(claim: list[Token], source: list[Token]) -> str | None:
             if not t.axis:
                 continue
             start, end = _clause_of(toks, i)
-            flip = -1 if any(u.key == NEG for u in toks[start:i]) else 1
+            flip = -1 if _negates(toks[start:i]) else 1
             near = [u.key for u in toks[max(start, i - 2):min(end, i + 3)] if u.content and not is_generic_stem(u.key)]
             for key in near:
                 out.setdefault((t.axis[0], key), set()).add(t.axis[1] * flip)

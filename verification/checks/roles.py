@@ -51,8 +51,8 @@ def _entity(tok: str, position: int, possessive: bool = False) -> str | None:
     low = tok.lower()
     if tok == "IT" or (low in ROLE_WORDS and low != "it"):
         return stem(low)
-    if position > 0 and tok[0].isupper() and low not in STOPWORDS and low not in _MONTHS_DAYS:
-        return stem(low)
+    # Named things (products, settings, tools) are the context guard's: what surrounds a name tells more
+    # about its place than a subject/object reading of a sentence in technical prose.
     return None
 
 

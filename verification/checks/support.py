@@ -9,13 +9,23 @@ import numpy as np
 
 from .claims import BULLET_RE, split_sentences, strip_markers
 from .identifiers import EMAIL_RE, URL_RE
-from .polarity import NEGATION_CUES, cue_words
+from .polarity import NEGATION_CUES, cue_words, negative_prefix
 from textcore.words import specificity, words
 
 from .text import bigrams, content_stems, is_generic_stem, stem
 from .types import Source, Thresholds
 
 _NEUTRAL = frozenset(NEGATION_CUES)  # negations are judged by the polarity guard, not coverage
+
+
+def _stems(text: str) -> list[str]:
+    """Content stems with negative prefixes split off ("unchanged" counts as "changed"): negation is the
+    polarity guard's business, the words are the support score's."""
+    out = []
+    for s in content_stems(text, _NEUTRAL):
+        rest = negative_prefix(s) if s.startswith(("un", "non")) else None
+        out.append(stem(rest) if rest else s)
+    return out
 
 
 @dataclass
@@ -52,7 +62,7 @@ class PassageIndex:
                 lead = ""
         if not sentences:
             sentences = scoped = [source.text]
-        stems = [content_stems(s, _NEUTRAL) for s in sentences]
+        stems = [_stems(s) for s in sentences]
         return cls(source, sentences, stems, {x for st in stems for x in st}, scoped)
 
 
@@ -102,8 +112,8 @@ def score_support(claim_text: str, passages: list[PassageIndex], claim_vec: np.n
     """Best lexical window (1-3 sentences) and best sentence cosine across the given passages."""
     # URLs and emails are checked by their own guards; their fragments are not content words.
     claim_text = EMAIL_RE.sub(" ", URL_RE.sub(" ", claim_text))
-    c_stems = list(dict.fromkeys(content_stems(claim_text, _NEUTRAL)))
-    c_bigrams = bigrams(content_stems(claim_text, _NEUTRAL))
+    c_stems = list(dict.fromkeys(_stems(claim_text)))
+    c_bigrams = bigrams(_stems(claim_text))
     best = (-1.0, 0.0, "", None, "")
     best_single = (-1.0, "")
     union: set[str] = set()

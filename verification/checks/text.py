@@ -64,6 +64,8 @@ def stem(word: str) -> str:
     if w.endswith("'s"):
         w = w[:-2]
     w = _SYNONYMS.get(w, w)
+    # British -ise spellings fold into -ize ("customised" == "customized").
+    w = re.sub(r"(?<=\w{3})is(e|es|ed|ing)$", r"iz\1", w)
     for suffix, repl in _SUFFIXES:
         if w.endswith(suffix) and len(w) - len(suffix) >= 3:
             if suffix == "s" and w.endswith(("ss", "us", "is")):

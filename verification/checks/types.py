@@ -80,6 +80,12 @@ class Thresholds:
     novel_specificity: float = 0.0
     # Novel (absent, non-generic) content words tolerated when anchored / when coverage is high.
     max_novel_anchored: int = 1
+    # Context guard (checks/context.py): content words either side of an entity that make its context,
+    # the share of that context another entity of the passage must agree with, and by how much more
+    # than the entity's own source context, before the claim is said to have put one in the other's place.
+    context_window: int = 3
+    context_min_rival: float = 0.4
+    context_margin: float = 0.3
 
 
 @lru_cache(maxsize=1)

@@ -9,6 +9,7 @@ from time import perf_counter
 import numpy as np
 
 from .claims import extract_claims
+from .numbers import enumeration_breaks
 from .guards import Assessment, assess, bad_urls, clean_text, split_citations
 from .support import PassageIndex
 from .text import content_stems
@@ -128,6 +129,12 @@ def verify_answer(answer: str, sources: list[Source], *, embed: Embed | None = N
         for i, vec in zip(undecided, vecs):
             results[i] = _check_claim(claims[i], index, urls, th, vec)
         timings["embed"] = _ms(t)
+    for i, why in enumeration_breaks([c.raw for c in claims], [s.text for s in sources]).items():
+        v = results[i][0]
+        if v.verdict == "supported" and not claims[i].connective:
+            v.checks["enumeration"] = f"fail: {why}"
+            results[i] = (ClaimVerdict(claims[i], "contradicted", f"list numbering: {why}", v.evidence, v.source_n,
+                                       v.checks), True)
     verdicts = [r[0] for r in results]
 
     if judge is not None and claims:
