@@ -28,7 +28,7 @@ PARAPHRASE = "Staff members are entitled to a holiday allowance each year [1]." 
 WRONG_NUMBER = "Employees get 30 days of paid annual leave per year [1]."  # the number guard decides
 COPIED = "IT replaces laptops every three years [2]."  # lexically supported
 REPORTING = "Lost laptops must be reported to the service desk within 24 hours [2]."
-FABRICATED = "Laptops are replaced by the finance team [2]."
+FABRICATED = "Laptops are leased from Dell by the finance team [2]."
 
 
 class Fake:
@@ -171,7 +171,7 @@ def test_correction_round_fixes_the_answer(llm):
     assert final == fixed and report["faithful"] and report["score"] == 1.0
     assert report["removed_sentences"] == []
     first, second = report["rounds"]
-    assert not first["faithful"] and first["failing"][0]["text"].startswith("Laptops are replaced by the finance")
+    assert not first["faithful"] and first["failing"][0]["text"].startswith("Laptops are leased from Dell")
     assert second["faithful"] and second["answer"] == fixed
     for number, row in enumerate(report["rounds"]):
         assert row["round"] == number and row["ms"] >= 0 and len(row["verdicts"]) == 2
@@ -180,7 +180,7 @@ def test_correction_round_fixes_the_answer(llm):
 
 
 def test_a_corrector_that_keeps_failing_gets_the_sentence_removed_and_the_score_drops(llm):
-    attempts = iter(["Laptops are replaced by the finance department [2].",
+    attempts = iter(["Laptops are leased from Lenovo by the finance department [2].",
                      "Laptops are replaced by the procurement team [2]."])
 
     llm.script(lambda system, user, body: f"{COPIED} {next(attempts)}" if system == CORRECTION_PROMPT else None)

@@ -101,10 +101,15 @@ def _novel(claim_text: str, c_stems: list[str], union: set[str], min_specificity
     """Claim stems the passages lack, leaving out generic words and words too common in English to
     mark new content (a paraphrase brings in "pick" or "together", an added fact brings in names)."""
     surface: dict[str, str] = {}
-    for word in words(claim_text):
+    named: set[str] = set()
+    for position, word in enumerate(words(claim_text)):
         surface.setdefault(stem(word.lower()), word)
+        # An acronym ("HR", "IT") or a capitalised word inside the sentence names someone or something:
+        # new content however common the word is in English.
+        if (len(word) > 1 and word.isupper()) or (position > 0 and word[0].isupper()):
+            named.add(stem(word.lower()))
     return tuple(s for s in c_stems if s not in union and not is_generic_stem(s)
-                 and (min_specificity <= 0 or specificity(surface.get(s, s)) >= min_specificity))
+                 and (min_specificity <= 0 or s in named or specificity(surface.get(s, s)) >= min_specificity))
 
 
 def score_support(claim_text: str, passages: list[PassageIndex], claim_vec: np.ndarray | None = None,
