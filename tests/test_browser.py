@@ -279,3 +279,18 @@ def test_a_reviewer_verifies_an_answer_an_employee_found_unhelpful(open_console,
 
     employee.visit(f"/ask/?answer={card.answer_id}", "answer-verified")
     expect(employee.page.locator("section.answer .badge-ok")).to_contain_text("Verified by a reviewer")
+
+
+def test_a_follow_up_is_read_with_the_question_before_it(open_console, people, finance_policies):
+    console = open_console()
+    console.sign_in("eve", PASSWORD)
+    first = console.ask("What is the single transaction limit on a standard physical corporate card?")
+    assert "$2,500" in first.text, first
+    follow_up = console.ask_follow_up("and for a department head card?")
+    assert "$10,000" in follow_up.text, follow_up  # read as "…standard physical corporate card? and for a …"
+    earlier = console.page.locator("section.turns .turn")
+    expect(earlier).to_have_count(1)
+    expect(earlier.first).to_contain_text("$2,500")
+    console.page.get_by_role("button", name="New conversation").click()
+    expect(console.page.locator("section.turns")).to_have_count(0)
+    console.shot("new-conversation")

@@ -66,3 +66,10 @@ def test_document_page_shows_a_markdown_table_as_a_table_with_the_script_escaped
     # A citation link still lands on the passage: its text and its table are both highlighted.
     assert '<p class="cited" id="cited-passage" tabindex="-1">Mileage is paid per mile' in body
     assert '<div class="para cited">' in body
+
+
+def test_a_quoted_passage_reads_its_table_rows_as_prose():
+    from webapp.templatetags.console_tags import plain_quote
+
+    text = "Limits below.\n\n| Card | Limit |\n| --- | --- |\n| Standard | $2,500 |\n| Head | $10,000 |\n\nAsk Finance."
+    assert plain_quote(text) == "Limits below. Card: Standard; Limit: $2,500. Card: Head; Limit: $10,000. Ask Finance."

@@ -78,3 +78,16 @@ def nav_roles(user) -> dict:
     if not getattr(user, "is_authenticated", False):
         return {}
     return {"owner": is_knowledge_owner(user), "reviewer": is_reviewer(user), "staff": user.is_staff}
+
+
+@register.filter
+def plain_quote(text: str) -> str:
+    """A passage as one line of prose for a short quote: table rows read "Header: cell; Header: cell"."""
+    parts = []
+    for part in split_tables(text or ""):
+        if isinstance(part, Table):
+            parts.extend("; ".join(f"{h}: {c}" if h else c for h, c in zip(part.header, row) if c)
+                         for row in part.rows)
+        elif part.strip():
+            parts.append(" ".join(part.split()))
+    return ". ".join(p.rstrip(".") for p in parts) + ("." if parts else "")
