@@ -12,4 +12,4 @@ UNIT_DENSE = {'bias': -1.1457, 'code': 0.0547, 'coverage': 0.1816, 'coverage_rel
 COMPOSE = {'same_passage': 0.7, 'other_passage': 0.6, 'min_coverage': 0.15, 'max_units': 4}
 REFUSAL = {'bias': -3.3243, 'best_unit_dense': 1.1356, 'top_score': 1.1863, 'coverage': 0.7571, 'answer_coverage': -0.0094, 'focus_coverage': 0.2344, 'best_unit': 0.6941, 'missing_idf': -0.7609, 'missing_unseen': 0.0417, 'missing_identifier': -0.9818, 'fact_missing': -1.2372, 'dense_top': 2.169, 'question_terms': 1.0002, 'missing_specific': -0.452, 'missing_specific_count': -0.0521, 'missing_generic_count': -0.2584, 'identifier_on_top': 0.1575}
 REFUSE_BELOW = 0.53
-CONFIDENCE = {'bias': -1.8056, 'strength': -0.3766, 'best_unit': 2.7479, 'verification': 0.6671, 'fact_missing': -0.4165, 'focus_coverage': 1.5165, 'top_score': 0.7157}
+CONFIDENCE = {'bias': -1.8708, 'strength': -0.258, 'best_unit': 2.7002, 'verification': 0.6521, 'fact_missing': -0.526, 'focus_coverage': 1.5157, 'top_score': 0.7326}
