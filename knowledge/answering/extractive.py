@@ -24,6 +24,8 @@ from textcore.identifiers import code_terms
 MAX_STEPS = 6
 _DIGIT = re.compile(r"\d")
 _DEFAULT = re.compile(r"\bdefault", re.I)
+# A key or key combination to press ("Ctrl-click", "Shift+Tab", "press Enter"): an instruction's action.
+_KEYS = re.compile(r"\b(?:ctrl|alt|shift|cmd|meta|super|esc|enter|tab|press)\b", re.I)
 _PRONOUN_START = re.compile(r"^(?:this|it|these|they|that|those|its|their|such)\b", re.I)
 
 
@@ -86,6 +88,7 @@ def unit_features(candidate: Candidate, present: dict, terms: list[str], idf: di
     text = candidate.text
     lowered = text.lower()
     words = len(text.split())
+    named = bool(code_terms(text, kinds=("code", "option")))
     return {
         "coverage": covered / total,
         "heading_coverage": sum(idf[t] for t in in_heading) / total,
@@ -98,7 +101,10 @@ def unit_features(candidate: Candidate, present: dict, terms: list[str], idf: di
         "number_match": 1.0 if ("number" in asks_for or "date" in asks_for) and _DIGIT.search(text) else 0.0,
         "default_match": 1.0 if "default" in asks_for and _DEFAULT.search(text) else 0.0,
         "identifier_match": 1.0 if wanted_ids and any(i in lowered or i in heading for i in wanted_ids) else 0.0,
-        "name_match": 1.0 if "name" in asks_for and code_terms(text, kinds=("code", "option")) else 0.0,
+        "name_match": 1.0 if "name" in asks_for and named else 0.0,
+        "names_code": 1.0 if named else 0.0,
+        # How-to answers are actions: an option to pass, a setting to write, a key to press.
+        "howto_action": 1.0 if "procedure" in asks_for and (named or _KEYS.search(text)) else 0.0,
         "quotable": 1.0 if unit.quotable else 0.0,
         "code": 1.0 if unit.kind == "code" else 0.0,
         "item": 1.0 if unit.kind == "item" else 0.0,
