@@ -206,3 +206,15 @@ def test_hyde_and_multi_query_use_the_completer_and_survive_its_failure(corpus_d
         degraded = answer_question("How many weeks of paid parental leave do employees get?",
                                    AskOptions(use_cache=False), providers)
         assert not degraded.refused and degraded.citations[0].source.startswith("hr/parental-leave.md")
+
+
+@pytest.mark.django_db
+def test_a_database_behind_the_code_asks_for_migrate_in_one_line(corpus_db):
+    from django.core.management.base import CommandError
+    from django.db import connection
+
+    from knowledge.management.commands._schema import schema_up_to_date
+
+    with pytest.raises(CommandError, match=r"older than this code .*manage.py migrate"):
+        with schema_up_to_date(), connection.cursor() as cursor:
+            cursor.execute("SELECT no_such_column FROM knowledge_document")

@@ -7,6 +7,7 @@ import json
 from django.core.management.base import BaseCommand, CommandError
 
 from knowledge.answering import AskOptions, QuestionError, answer_question, check_question
+from knowledge.management.commands._schema import schema_up_to_date
 
 
 class Command(BaseCommand):
@@ -24,7 +25,8 @@ class Command(BaseCommand):
             question = check_question(options["question"])
         except QuestionError as exc:
             raise CommandError(str(exc)) from exc
-        result = answer_question(question, AskOptions(channel="cli", use_cache=not options["no_cache"]))
+        with schema_up_to_date():
+            result = answer_question(question, AskOptions(channel="cli", use_cache=not options["no_cache"]))
         if options["json"]:
             self.stdout.write(json.dumps(result.to_dict(), indent=2, default=str))
             return

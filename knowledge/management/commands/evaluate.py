@@ -16,6 +16,7 @@ from tqdm import tqdm
 from knowledge.answering import AskOptions, answer_question
 from knowledge.evaluation import score
 from knowledge.models import Collection
+from knowledge.management.commands._schema import schema_up_to_date
 
 
 def load_questions(path: str) -> list[dict]:
@@ -84,6 +85,10 @@ class Command(BaseCommand):
         parser.add_argument("--floors", help="JSON file of metric floors; exit 1 when one is not met")
 
     def handle(self, *args, **options):
+        with schema_up_to_date():
+            return self._handle(**options)
+
+    def _handle(self, **options):
         items = load_questions(options["path"])
         if not items:
             raise CommandError(f"{options['path']}: no questions")

@@ -12,6 +12,7 @@ from knowledge.ingestion import (ingest_documents, is_supported, max_upload_byte
                                  unsupported_reason)
 from knowledge.management.progress import Progress
 from knowledge.models import Collection, Document
+from knowledge.management.commands._schema import schema_up_to_date
 
 
 def collect_files(paths: list[str]) -> list[tuple[Path, str]]:
@@ -49,6 +50,10 @@ class Command(BaseCommand):
         parser.add_argument("--timeout", type=float, default=1800, help="seconds to wait for workers")
 
     def handle(self, *args, **options):
+        with schema_up_to_date():
+            return self._handle(**options)
+
+    def _handle(self, **options):
         started = time.perf_counter()
         collection, created = self._collection(options)
         files = collect_files(options["paths"])
