@@ -22,37 +22,14 @@ import re
 from dataclasses import dataclass, field
 from typing import Iterable
 
+from textcore.antonyms import ANTONYMS
 from textcore.identifiers import identifiers
 from textcore.words import STOPWORDS
 
 __all__ = ["Grounding", "ground", "compatible", "entity_key", "fold"]
 
-# Antonym classes: every word of a side maps to "<class>:<side>". Phrases ("turn on") are matched first.
-_ANTONYMS: tuple[tuple[str, tuple[str, ...], tuple[str, ...]], ...] = (
-    ("enable", ("enable", "enabled", "enabling", "turn on", "turned on", "switch on", "switched on", "activate"),
-     ("disable", "disabled", "disabling", "turn off", "turned off", "switch off", "switched off", "deactivate")),
-    ("add", ("add", "adding", "added", "insert", "attach"), ("remove", "removing", "removed", "delete", "deleting",
-                                                              "deleted", "get rid of", "detach", "drop")),
-    ("import", ("import", "importing", "load"), ("export", "exporting", "dump")),
-    ("upload", ("upload", "uploading", "uploaded"), ("download", "downloading", "downloaded")),
-    ("start", ("start", "starting", "started", "launch", "run", "running"), ("stop", "stopping", "stopped",
-                                                                              "kill", "shut down", "halt")),
-    ("open", ("open", "opening", "opened"), ("close", "closing", "closed")),
-    ("show", ("show", "shown", "showing", "display", "unhide"), ("hide", "hiding", "hidden")),
-    ("include", ("include", "including", "included"), ("exclude", "excluding", "excluded")),
-    ("push", ("push", "pushing", "pushed", "send"), ("pull", "pulling", "pulled", "fetch", "receive")),
-    ("zoom", ("zoom in",), ("zoom out",)),
-    ("increase", ("increase", "increasing", "raise", "raising", "more", "higher", "bigger", "grow"),
-     ("decrease", "decreasing", "lower", "lowering", "reduce", "reducing", "less", "fewer", "smaller", "shrink")),
-    ("grant", ("grant", "granting", "give access", "permit"),
-     ("revoke", "revoking", "deny", "denied", "block", "blocked", "forbid")),
-    ("bool", ("true", "yes"), ("false",)),
-    ("minmax", ("min", "minimum", "least"), ("max", "maximum", "most")),
-    ("accept", ("accept", "accepted", "approve", "approved"), ("reject", "rejected", "decline", "declined")),
-    ("encrypt", ("encrypt", "encrypted", "encrypting"), ("decrypt", "decrypted", "decrypting")),
-    ("success", ("succeed", "succeeds", "success", "successful"),
-     ("fail", "fails", "failed", "failure", "failing")),
-)
+# Antonym classes (textcore.antonyms): every word of a side maps to "<class>:<side>"; phrases ("turn on") first.
+_ANTONYMS = ANTONYMS
 _NEGATIONS = frozenset("not no never without cannot cant none nobody nothing neither nor".split())
 _OPPOSITE_PREFIXES = ("non-", "non", "un", "dis", "in", "de")
 _DIRECTION_WORDS = r"(?:to|into|->|→|onto)"

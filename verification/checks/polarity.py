@@ -19,9 +19,9 @@ import re
 from dataclasses import dataclass
 from functools import lru_cache
 
+from textcore.antonyms import WORD_AXES as AXES
 from textcore.words import STOPWORDS
 
-from .antonyms import AXES
 from .text import is_generic_stem, stem
 
 NEG = "¬"
