@@ -10,7 +10,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-__all__ = ["Table", "escape_cell", "has_table", "split_row", "split_tables", "table_to_text"]
+__all__ = ["Table", "escape_cell", "has_table", "row_text", "split_row", "split_tables", "table_to_text"]
 
 _SEPARATOR_CELL = re.compile(r":?-+:?")
 _CELL_BORDER = re.compile(r"(?<!\\)\|")
@@ -48,6 +48,12 @@ def split_row(line: str) -> list[str]:
     if body.endswith("|") and not body.endswith("\\|"):
         body = body[:-1]
     return [cell.strip().replace("\\|", "|") for cell in _CELL_BORDER.split(body)]
+
+
+def row_text(header: list[str], cells: list[str]) -> str:
+    """One body row read as prose: "Header: value; Header: value" (its bare cells when no header names them)."""
+    pairs = [f"{h}: {v}" for h, v in zip(header, cells) if v and h]
+    return "; ".join(pairs) if pairs else " ".join(c for c in cells if c)
 
 
 def _is_row(line: str) -> bool:

@@ -13,6 +13,7 @@ from dataclasses import dataclass
 
 from textcore.injection import addresses_assistant
 from textcore.sentences import LIST_ITEM, is_code_block, paragraphs, sentence_spans
+from textcore.tables import row_text, split_row
 
 _TABLE_SEPARATOR = re.compile(r"^\|?\s*:?-{2,}")
 _VERSION_NOTE = re.compile(r"^(?:new|added|changed|deprecated|removed)\s+(?:in|since)\s+(?:version\s+)?v?[\d.]+"
@@ -45,12 +46,11 @@ def _row_units(lines: list[str]) -> list[str]:
         stripped = line.strip()
         if _TABLE_SEPARATOR.match(stripped):
             continue
-        cells = [c.strip() for c in stripped.strip("|").split("|")]
+        cells = split_row(stripped)
         if header is None:
             header = cells
             continue
-        pairs = [f"{h}: {v}" for h, v in zip(header, cells) if v and h]
-        out.append("; ".join(pairs) if pairs else " ".join(c for c in cells if c))
+        out.append(row_text(header, cells))
     return out
 
 

@@ -8,7 +8,7 @@ from django import template
 from django.utils.html import conditional_escape, format_html, format_html_join
 from django.utils.safestring import SafeString, mark_safe
 
-from textcore.tables import Table, split_tables
+from textcore.tables import Table, row_text, split_tables
 
 from webapp.console.trend_charts import duration
 
@@ -86,8 +86,7 @@ def plain_quote(text: str) -> str:
     parts = []
     for part in split_tables(text or ""):
         if isinstance(part, Table):
-            parts.extend("; ".join(f"{h}: {c}" if h else c for h, c in zip(part.header, row) if c)
-                         for row in part.rows)
+            parts.extend(row_text(part.header, row) for row in part.rows)
         elif part.strip():
             parts.append(" ".join(part.split()))
     return ". ".join(p.rstrip(".") for p in parts) + ("." if parts else "")
