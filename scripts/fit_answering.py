@@ -278,8 +278,10 @@ def main() -> int:
     # chosen, and the figures given, with that rule applied.
     looked_up = [evidence_mod.identifier_lookup(r) for r in rows]
 
+    def with_rule(oof: list[float]) -> list[float]:
+        return [1.0 if rule else p for p, rule in zip(oof, looked_up)]
+
     def best_cut_for(oof: list[float]) -> tuple[float, float]:
-        oof[:] = [1.0 if rule else p for p, rule in zip(oof, looked_up)]
         best_cut, best_value = 0.5, -1.0
         for cut in [x / 100 for x in range(5, 96)]:
             answered = sum(1 for p, y in zip(oof, ys) if y and p >= cut) / positives
@@ -293,8 +295,8 @@ def main() -> int:
     # best on documents the fit has not seen.
     best_l2, best_value = None, -1.0
     for l2 in (0.003, 0.01, 0.03, 0.1, 0.3):
-        trial = [p[0] for p in cv_probabilities([[r] for r in rows], [[y] for y in ys], REFUSAL_FEATURES, keys,
-                                                sample_weights=[[w] for w in balance], l2=l2)]
+        trial = with_rule([p[0] for p in cv_probabilities([[r] for r in rows], [[y] for y in ys], REFUSAL_FEATURES,
+                                                          keys, sample_weights=[[w] for w in balance], l2=l2)])
         _, value = best_cut_for(trial)
         print(f"  refusal l2 {l2}: min(answered, refused) {value:.3f} (5-fold CV by document)", file=sys.stderr)
         if value > best_value:

@@ -27,9 +27,9 @@ def successors(collection_ids: list[int]) -> dict[int, int]:
     key = f"verity:supersession:{','.join(map(str, ids))}:{state['n']}:{state['last'] and state['last'].timestamp()}"
     found = cache.get(key)
     if found is None:
-        found = {str(old): new for old, new in supersession.in_collections(ids).newer.items()}
+        found = supersession.in_collections(ids).newer
         cache.set(key, found, _TTL)
-    return {int(old): new for old, new in found.items()}
+    return found
 
 
 def demote_superseded(hits: list, collection_ids: list[int]) -> list:
