@@ -26,7 +26,6 @@ class _Line:
     bold: bool = False
 
 
-
 def _open_pdfium(data: bytes, filename: str) -> pdfium.PdfDocument:
     try:
         return pdfium.PdfDocument(data)
@@ -132,4 +131,3 @@ def _tables_and_lines(plumber_page) -> tuple[list[tuple[float, list[list[str | N
         bold = sum(1 for c in chars if "bold" in c.get("fontname", "").lower()) > len(chars) / 2
         lines.append(_Line(line["text"], line["top"], round(sizes[len(sizes) // 2], 1) or None, bold))
     return [(bbox[1], rows) for bbox, rows in tables], lines
-

@@ -35,7 +35,6 @@ def _looks_like_heading(line: str, prev_ended: bool) -> bool:
     return letters[0][0].isupper() and len(capitalised) == len(letters) and len(letters) >= 2
 
 
-
 def _outline(pdf: pdfium.PdfDocument) -> list[tuple[int, str, int]]:
     """(level, title, page index) of the PDF's bookmarks, in order; empty when it has none."""
     entries: list[tuple[int, str, int]] = []
@@ -57,4 +56,3 @@ def _key(text: str) -> str:
     text = re.sub(r"^(?:(?:chapter|appendix|section|part)\s+)?[0-9A-Z]{1,3}(?:\.[0-9]+)*\.?\s+", "", text.strip(),
                   flags=re.I)
     return re.sub(r"[^a-z0-9]+", "", text.lower())
-

@@ -25,7 +25,6 @@ def _pdf_date(value: str | None) -> str | None:
     return f"{year}-{month}-{day}"
 
 
-
 def _metadata(pdf: pdfium.PdfDocument) -> dict:
     try:
         info = pdf.get_metadata_dict(skip_empty=True)
@@ -46,7 +45,6 @@ def _metadata(pdf: pdfium.PdfDocument) -> dict:
 def _fallback_title(filename: str) -> str:
     stem = re.sub(r"\.[A-Za-z0-9]+$", "", filename.rsplit("/", 1)[-1])
     return re.sub(r"[_-]+", " ", stem).strip() or "Untitled document"
-
 
 
 def _first_title_line(page_texts: list[list[tuple[float, object]]]) -> str:
