@@ -1,0 +1,32 @@
+"""PDF text cleanup: control-character stripping and rejoining wrapped lines into paragraphs."""
+
+from __future__ import annotations
+
+import re
+
+# A list item: a bullet glyph, "1." / "(2)" or "a)" / "(b)" followed by a space.
+_BULLET = re.compile(r"^\s*(?:[•◦▪‣∙·*\-–]|\(?\d{1,3}[.)]|\(?[a-z][.)])\s+")
+
+
+def _clean_line(text: str) -> str:
+    return " ".join(text.replace("\x00", "").replace("\ufffe", "").split())
+
+
+def _join_lines(lines: list[str]) -> str:
+    """Rejoin wrapped lines into paragraphs; keep list items and sentence-ending lines separate."""
+    out = ""
+    for raw in lines:
+        line = raw.strip()
+        if not line:
+            if out and not out.endswith("\n\n"):
+                out = out.rstrip("\n") + "\n\n"
+            continue
+        if not out or out.endswith("\n"):
+            out += line
+        elif out.endswith(("\u00ad", "\x02")) or (out.endswith("-") and line[:1].islower() and out[-2:-1].isalpha()):
+            out = out.rstrip("\u00ad\x02-") + line  # undo hyphenation across a line break
+        elif _BULLET.match(line) or out[-1] in ".!?:;":
+            out += "\n" + line
+        else:
+            out += " " + line
+    return out.strip()
