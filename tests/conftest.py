@@ -63,6 +63,16 @@ def corpus_db(django_db_setup, django_db_blocker):
         return list(Document.objects.all())
 
 
+@pytest.fixture
+def staff(client):
+    """A staff user, logged in on the test client."""
+    from tests.factories import make_user
+
+    user = make_user(is_staff=True)
+    client.force_login(user)
+    return user
+
+
 @pytest.fixture(autouse=True)
 def slack_journal_dir(settings, tmp_path):
     """Each test its own Slack journal (bot.journal), never the checkout's var/."""
