@@ -73,6 +73,20 @@ def staff(client):
     return user
 
 
+@pytest.fixture
+def reviewer(client):
+    """A member of the reviewers group (not staff), logged in on the test client."""
+    from django.contrib.auth.models import Group
+
+    from tests.factories import make_user
+    from webapp.roles import REVIEWERS_GROUP
+
+    user = make_user()
+    user.groups.add(Group.objects.get_or_create(name=REVIEWERS_GROUP)[0])
+    client.force_login(user)
+    return user
+
+
 @pytest.fixture(autouse=True)
 def slack_journal_dir(settings, tmp_path):
     """Each test its own Slack journal (bot.journal), never the checkout's var/."""

@@ -35,9 +35,7 @@ def make_answer(**fields):
 
 def make_review_answer(**fields) -> Answer:
     """A stored answer with one citation, waiting for review unless told otherwise."""
-    defaults = {"question_text": "What is the meal allowance?", "normalized_question": "meal allowance",
-                "text": "The daily meal allowance is 55 USD [1].", "confidence": 0.4,
-                "status": Answer.Status.NEEDS_REVIEW,
+    defaults = {"normalized_question": "meal allowance", "confidence": 0.4, "status": Answer.Status.NEEDS_REVIEW,
                 "citations": [{"n": 1, "source": "travel.md#per-diem", "title": "Travel policy",
                                "url": "http://127.0.0.1:8000/documents/1/#per-diem", "chunk_id": 0,
                                "quote": "The daily meal allowance is 55 USD."}],
@@ -45,7 +43,7 @@ def make_review_answer(**fields) -> Answer:
                     {"claim": {"text": "The daily meal allowance is 55 USD."}, "verdict": "supported", "reason": "ok"},
                     {"text": "Flat form claim", "verdict": "unsupported", "reason": "not in the source"},
                     "a bare string claim", {"unexpected": "keys"}]}}
-    return Answer.objects.create(**{**defaults, **fields})
+    return make_answer(**{**defaults, **fields})
 
 
 def make_query_log(question: str = "What is the meal allowance?", *, at=None, outcome: str = "answered",

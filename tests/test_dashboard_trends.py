@@ -9,14 +9,12 @@ from zoneinfo import ZoneInfo
 
 import numpy as np
 import pytest
-from django.contrib.auth.models import Group
 from django.utils import timezone
 
 from knowledge import activity
 from knowledge.models import (Answer, AnswerCitation, Document, Entity, QueryLog, Question, QuestionEntity,
                               QuestionTopic, Topic)
 from tests.factories import make_answer, make_collection, make_query_log, make_user
-from webapp.roles import REVIEWERS_GROUP
 
 pytestmark = pytest.mark.django_db
 
@@ -122,14 +120,6 @@ def test_top_topics_entities_and_cited_documents():
     assert [(t.label, t.value) for t in activity.top_topics(win)] == [("Travel", 2), ("Pay", 1)]
     assert [(e.label, e.value, e.detail) for e in activity.top_entities(win)] == [("E4012", 2, "error code")]
     assert [(d.label, d.value) for d in activity.top_documents(QueryLog.objects.all(), win)] == [("Travel policy", 2)]
-
-
-@pytest.fixture
-def reviewer(client):
-    user = make_user()
-    user.groups.add(Group.objects.get_or_create(name=REVIEWERS_GROUP)[0])
-    client.force_login(user)
-    return user
 
 
 def _asked_over_a_month():

@@ -7,24 +7,14 @@ import io
 from datetime import datetime, timedelta, timezone as dt_timezone
 
 import pytest
-from django.contrib.auth.models import Group
 from django.http import StreamingHttpResponse
 
 from knowledge.models import Answer
 from tests.factories import make_answer, make_collection, make_query_log, make_user
 from webapp.console.csvexport import safe_cell
 from webapp.console.history import CSV_HEADER, PAGE_SIZE
-from webapp.roles import REVIEWERS_GROUP
 
 pytestmark = pytest.mark.django_db
-
-
-@pytest.fixture
-def reviewer(client):
-    user = make_user()
-    user.groups.add(Group.objects.get_or_create(name=REVIEWERS_GROUP)[0])
-    client.force_login(user)
-    return user
 
 
 @pytest.fixture
