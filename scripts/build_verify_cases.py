@@ -1,7 +1,9 @@
 """Build the planted-error verification cases from the faithful answers about the real corpus.
 
-Input: fixtures/eval/real/verify/faithful-{a,b}.jsonl (faithful answers, many reworded, each carrying
-the passages it cites) and fixtures/eval/real/manifest.json (the dev/test split, by document).
+Input: fixtures/eval/real/verify/faithful-*.jsonl (faithful answers, many reworded, each carrying
+the passages it cites) and fixtures/eval/real/manifest.json (the dev/test split, by document). Each
+source gets its document's title as Verity's parser reads it (the answer path hands the checker that
+title with every passage), so the cached corpus must be there (`python scripts/eval_corpus.py`).
 Output: fixtures/eval/real/verify/{dev,test}.jsonl in the `verify-answers` case format plus
 `faithful`, `corruption`, `doc`, `base` (the faithful case it came from) and `target` (the corrupted
 sentence, markers stripped, so claim-level fitting knows which claim is wrong).
@@ -28,6 +30,7 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 from textcore.identifiers import identifiers  # noqa: E402
+from textcore.titles import passage_context  # noqa: E402
 from textcore.markers import MARKER_RE, parse_markers, strip_markers  # noqa: E402
 from textcore.sentences import sentence_spans  # noqa: E402
 from textcore.words import content_words, specificity  # noqa: E402
@@ -355,9 +358,32 @@ def build(faithful: list[Case], split_of: dict[str, str]) -> dict[str, list[Case
     return out
 
 
+def with_titles(faithful: list[Case], corpus: Path) -> None:
+    """Give every source the context the answer path hands the checker with each passage: its document's
+    title and its section's heading path ("Testing with Celery — pytest > Fixtures > celery_worker"), as
+    Verity's parser reads them, in place (each document parsed once)."""
+    from knowledge.parsing import parse_file
+
+    parsed: dict[str, Any] = {}
+    for case in faithful:
+        for source in case["sources"]:
+            path, _, anchor = source["source"].partition("#")
+            if path not in parsed:
+                parsed[path] = parse_file((corpus / path).read_bytes(), path.rsplit("/", 1)[-1])
+            doc = parsed[path]
+            head = source["text"][:60]
+            block = next((b for b in doc.blocks if b.anchor == anchor and head in b.text), None) or next(
+                (b for b in doc.blocks if head in b.text), None)
+            source["title"] = passage_context(doc.title, " > ".join(block.heading_path) if block else "")
+
+
 def main() -> int:
-    faithful = [json.loads(line) for name in ("faithful-a.jsonl", "faithful-b.jsonl")
-                for line in (OUT / name).read_text().splitlines() if line.strip()]
+    faithful = [json.loads(line) for path in sorted(OUT.glob("faithful-*.jsonl"))
+                for line in path.read_text().splitlines() if line.strip()]
+    sys.path.insert(0, str(ROOT / "scripts"))
+    from evalcorpus.manifest import ensure_corpus
+
+    with_titles(faithful, ensure_corpus())
     split_of = {f["path"]: f["split"] for f in json.loads((HERE / "manifest.json").read_text())["files"]}
     for split, cases in build(faithful, split_of).items():
         path = OUT / f"{split}.jsonl"

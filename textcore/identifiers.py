@@ -166,8 +166,11 @@ def names(text: str) -> list[str]:
     matches = list(_NAME_WORD.finditer(text))
 
     def close() -> None:
-        # A lone first word shaped like an adverb, a gerund or a participle ("Relatedly", "Scoping") is
-        # a capitalised ordinary word, however rare.
+        # A first word shaped like an adverb, a gerund or a participle ("Relatedly", "Scoping", "Using
+        # BSD-style options") is a capitalised ordinary word, however rare: alone it is no name, and it
+        # does not belong to the name that follows it.
+        if run_at_start and len(run) > 1 and _ORDINARY_SHAPE.search(run[0]):
+            del run[0]
         lone_ordinary = run_at_start and len(run) == 1 and bool(_ORDINARY_SHAPE.search(run[0]))
         if run and not lone_ordinary and (not run_at_start or len(run) > 1 or specificity(run[0]) >= _RARE):
             name = " ".join(run)

@@ -19,6 +19,7 @@ from django.core.exceptions import ImproperlyConfigured
 
 from knowledge.answering import codeblocks
 from knowledge.answering.passages import SourcePassage
+from textcore.titles import passage_context
 from knowledge.embedding import Embedder, get_embedder
 from knowledge.providers.base import Passage, ProviderError
 from knowledge.query import QueryAnalysis
@@ -84,7 +85,7 @@ class AnsweringProviders:
         if self.verifier is None:
             timer.stage("verify", started)
             return text, {}
-        sources = [(p.n, p.text, p.url, p.title) for p in passages]
+        sources = [(p.n, p.text, p.url, passage_context(p.title, p.first.heading_text)) for p in passages]
         llm_up = time.monotonic() >= self.llm_down_until
         hosted = self.generator is not None and llm_up
         prose, blocks = codeblocks.take_out(text)

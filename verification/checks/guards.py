@@ -11,7 +11,7 @@ import numpy as np
 from textcore.markers import MARKER_RE, marker_numbers
 
 from .context import check_context
-from .identifiers import URL_RE, check_identifiers
+from .identifiers import URL_RE, IdentifierCheck, check_identifiers
 from .names import check_names
 from .numbers import check_numbers
 from .polarity import check_polarity
@@ -131,14 +131,20 @@ def assess(claim_text: str, passages: list[PassageIndex], th: Thresholds,
         if local.status == "conflict":
             nums = local
     checks["numbers"] = f"{nums.status}: {nums.detail}"
+    # The passage's context (document title, section headings) may hold the option or code a definition
+    # is about; names may come from it too: the passage is read as part of that document.
+    context = "\n".join([joined] + [p.source.title for p in passages if p.source.title])
     idents = check_identifiers(claim_text, joined)
+    if idents.status == "missing" and check_identifiers(claim_text, context).status == "pass":
+        # Missing from the text with no rival there, but the section's heading holds it.
+        idents = IdentifierCheck("pass", "found in the passage or its headings")
     checks["identifiers"] = f"{idents.status}: {idents.detail}"
-    names = check_names(claim_text, joined)
+    names = check_names(claim_text, context)
     checks["names"] = f"{names.status}: {names.detail}"
     # A leading "No," / "Yes," answers the question; it is not a negation of the claim.
     pol = check_polarity(_YES_NO.sub("", claim_text), [s for p in passages for s in p.scoped],
                          th.polarity_min_shared, th.polarity_max_gap, th.polarity_alignment,
-                         th.polarity_context)
+                         th.polarity_context, th.polarity_clause_share)
     checks["polarity"] = f"{pol.status}: {pol.detail}"
     role = None
     # The best-covering sentence may not hold the claim's verb; try the next best ones too. The first

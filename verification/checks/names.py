@@ -26,6 +26,13 @@ def claim_names(text: str) -> list[str]:
     return names(text)
 
 
+def _found(part: str, lowered: str) -> bool:
+    """A name's word is in the source; an acronym's plural ("POSTs", "APIs") counts as the acronym."""
+    if part.lower() in lowered:
+        return True
+    return len(part) > 2 and part.endswith("s") and part[:-1].isupper() and part[:-1].lower() in lowered
+
+
 def check_names(claim_text: str, source_text: str) -> NameCheck:
     """Every name in the claim must appear in the cited source (case-insensitive, word by word)."""
     found = claim_names(claim_text)
@@ -33,7 +40,7 @@ def check_names(claim_text: str, source_text: str) -> NameCheck:
         return NameCheck("n/a", "no names")
     lowered = source_text.lower()
     # Word by word, hyphens included: "HTML-related builders" is backed by "HTML related builders".
-    missing = [n for n in found if not all(part.lower() in lowered for part in re.split(r"[\s-]+", n) if part)]
+    missing = [n for n in found if not all(_found(part, lowered) for part in re.split(r"[\s-]+", n) if part)]
     if missing:
         return NameCheck("missing", f"{', '.join(missing)} not in cited source")
     return NameCheck("pass", f"{', '.join(found)} found")

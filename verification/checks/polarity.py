@@ -40,10 +40,11 @@ _CLAUSE_WORDS = frozenset("and but or so because which while whereas although th
                           "otherwise except".split())
 # Words that start with a negative prefix but are not negations of the rest.
 _PREFIX_EXCEPTIONS = frozenset("unless until under understand understood unit units unique universal union "
-                               "uninstall unicode uniform unify unified unix".split())
+                               "uninstall unicode uniform unify unified unix unlike".split())
 # Words that negate without a negation word ("the data is missing" == "the data cannot be found").
 _IMPLICIT_NEGATIONS = frozenset(stem(w) for w in "missing lack lacks lacking absent fail fails failed unable "
-                                "stop stops stopped cease ceased prevent prevents avoid refuse refuses".split())
+                                "stop stops stopped cease ceased prevent prevents avoid refuse refuses skip skips skipped omit omits "
+                                "omitted".split())
 # Polarity words the checker knows: negation cues and every antonym-axis word (support scoring ignores them).
 CUE_WORDS = frozenset(NEGATION_CUES | set(AXES))
 
@@ -138,6 +139,7 @@ class _Edit:
     claim: list[Token]
     source: list[Token]
     claim_span: tuple[int, int]
+    source_span: tuple[int, int] = (0, 0)
 
 
 def _anchors(claim: list[Token], source: list[Token]) -> list[tuple[int, int, int]]:
@@ -161,7 +163,7 @@ def _edits(claim: list[Token], source: list[Token], max_gap: int) -> tuple[list[
     for (a1, b1, n1), (a2, b2, _) in zip(blocks, blocks[1:]):
         ca, cb = claim[a1 + n1:a2], source[b1 + n1:b2]
         if (ca or cb) and len(ca) <= max_gap and len(cb) <= max_gap:
-            edits.append(_Edit(ca, cb, (a1 + n1 - 1, a2 + 1)))
+            edits.append(_Edit(ca, cb, (a1 + n1 - 1, a2 + 1), (b1 + n1 - 1, b2 + 1)))
     return edits, covered
 
 
@@ -197,6 +199,18 @@ def _conflict(edit: _Edit) -> str | None:
     return None
 
 
+
+
+def _flips(clause: list[Token]) -> int:
+    """Negations and negating words in a stretch of tokens."""
+    return sum(1 for t in clause if t.key == NEG or (t.content and t.key in _IMPLICIT_NEGATIONS))
+
+
+def _same_clause_parity(claim: list[Token], source: list[Token], edit: "_Edit") -> bool:
+    """The clauses around an edit negate the same number of times (mod 2) on both sides."""
+    cs, ce = _clause_of(claim, max(0, edit.claim_span[0]))
+    ss, se = _clause_of(source, max(0, edit.source_span[0]))
+    return _flips(claim[cs:ce]) % 2 == _flips(source[ss:se]) % 2
 
 
 def _clause_of(toks: list[Token], i: int) -> tuple[int, int]:
@@ -252,24 +266,38 @@ def _scope_conflict(claim: list[Token], source: list[Token], min_context: int) -
                 continue
             context = _specific(clause) - {head}
             twins = [c for c in others if head in _specific(c) and len(context & _specific(c)) >= min_context]
-            if twins and not any(t.key == NEG for c in twins for t in c) \
+            # The other side negates the same word in another clause ("print the commands that would be
+            # executed, but do not execute them"): it says the same.
+            negated_there = any(_negated_head(c) == head for c in others)
+            if twins and not negated_there and not any(t.key == NEG for c in twins for t in c) \
                     and not any(_lexically_negative(c) for c in twins):
                 word = next(t.surface for t in clause if t.key == head)
                 return f"{label} {word!r}, the aligned clause does not"
     return None
 
 
-def _negates(before: list[Token]) -> bool:
-    """True when a negation in the clause before a word reaches it; "no" followed by a noun is a
-    determiner that negates that noun only ("with no options, NEATO always ...")."""
-    for k, t in enumerate(before):
-        if t.key != NEG:
+# How far (in words) a negation reaches forward to an antonym word it flips ("is not enabled",
+# "do not automatically enable").
+_REACH = 3
+
+
+def _reaching(toks: list[Token], end: int) -> int:
+    """How many negations (or negating verbs: "skips", "avoid") before position `end` of a clause reach
+    it: "no" before a word is a
+    determiner that negates that word only ("with no options, NEATO always ...", "no 'first item'
+    target"), and a negative prefix negates its own word only ("Unpublishing removes a package")."""
+    count = 0
+    for k, t in enumerate(toks[:end]):
+        implicit = t.content and t.key in _IMPLICIT_NEGATIONS  # "skips creating" == "does not create"
+        if not implicit and (t.key != NEG or t.surface not in NEGATION_CUES and t.surface not in ("not", "no")):
             continue
-        follows = before[k + 1] if k + 1 < len(before) else None
-        if t.surface == "no" and follows is not None and follows.content:
+        if end - k > _REACH:
+            continue  # "does not exist in the application static folder": it negates "exist"
+        follows = toks[k + 1] if k + 1 < len(toks) else None
+        if t.surface == "no" and follows is not None and (follows.content or follows.axis):
             continue
-        return True
-    return False
+        count += 1
+    return count
 
 
 def _axis_conflict(claim: list[Token], source: list[Token]) -> str | None:
@@ -280,7 +308,7 @@ def _axis_conflict(claim: list[Token], source: list[Token]) -> str | None:
             if not t.axis:
                 continue
             start, end = _clause_of(toks, i)
-            flip = -1 if _negates(toks[start:i]) else 1
+            flip = -1 if _reaching(toks[start:], i - start) else 1
             near = [u.key for u in toks[max(start, i - 2):min(end, i + 3)] if u.content and not is_generic_stem(u.key)]
             for key in near:
                 out.setdefault((t.axis[0], key), set()).add(t.axis[1] * flip)
@@ -294,12 +322,78 @@ def _axis_conflict(claim: list[Token], source: list[Token]) -> str | None:
     return None
 
 
+def _sense(clause: list[Token]) -> tuple[int, dict[str, set[int]]]:
+    """(+1 or -1: the parity of the clause's negations and negating words; the poles of each antonym
+    axis the clause uses). Axis words that are also function words ("on", "before", "most") are left
+    out: as prepositions they take no side."""
+    flips = sum(1 for t in clause if t.key == NEG or (t.content and t.key in _IMPLICIT_NEGATIONS))
+    axes: dict[str, set[int]] = {}
+    for t in clause:
+        if t.axis and t.surface not in STOPWORDS:
+            axes.setdefault(t.axis[0], set()).add(t.axis[1])
+    return (-1) ** flips, axes
+
+
+def _clause_conflict(claim: list[Token], sources: list[list[Token]], min_share: float,
+                     min_words: int = 2) -> str | None:
+    """A claim clause whose counterpart in the sources says the opposite, compared clause to clause.
+
+    A reworded claim rarely aligns word for word, but its clauses still have counterparts: the source
+    clause (of any cited sentence) sharing most of its specific words, at least `min_share` of them
+    and two. Each side has a sense (the parity of its negations: "not", "never", "without", "missing")
+    and the poles of the antonym axes it uses ("grant" / "revoke"). The clauses disagree when the poles
+    differ and the senses agree, or the poles agree and the senses differ (so "not enabled" and
+    "disabled" agree). An axis on one side only means the words were reworded: nothing is compared. A
+    negation must bear on a word the other side says, and not be said there in another clause ("print
+    the commands that would be executed, but do not execute them"); a sentence that names both poles
+    ("grant or revoke") takes no side; when several source clauses tie, one that agrees is enough."""
+    by_sentence = [(_clauses(src), src) for src in sources]
+    source_clauses = [(c, src_clauses) for src_clauses, _ in by_sentence for c in src_clauses]
+    for clause in _clauses(claim):
+        words = _specific(clause)
+        if len(words) < min_words:
+            continue
+        scored = [(len(words & _specific(c)), c, siblings) for c, siblings in source_clauses]
+        best = max((k for k, _, _ in scored), default=0)
+        if best < max(min_words, min_share * len(words)):
+            continue
+        sign, axes = _sense(clause)
+        why = None
+        for _, twin, siblings in (row for row in scored if row[0] == best):
+            twin_sign, twin_axes = _sense(twin)
+            sentence_poles: dict[str, set[int]] = {}
+            for sibling in siblings:
+                for axis, poles in _sense(sibling)[1].items():
+                    sentence_poles.setdefault(axis, set()).update(poles)
+            if set(axes) != set(twin_axes):
+                why = None  # an antonym on one side only ("disabled" / "not enabled"): reworded
+            elif any(axes[a] != twin_axes[a] for a in axes):
+                both = any(len(sentence_poles.get(a, ())) > 1 for a in axes)
+                why = None if both or sign != twin_sign else (
+                    f"clause '{_text(clause)}' takes the other side of {next(iter(axes))!r} than '{_text(twin)}'")
+            elif sign == twin_sign:
+                why = None
+            else:
+                negated, other, other_clauses = ((clause, twin, siblings) if sign < 0
+                                                 else (twin, clause, _clauses(claim)))
+                head = _negated_head(negated)
+                said_there = any(_negated_head(c) == head for c in other_clauses)
+                why = (f"clause '{_text(clause)}' {'negates' if sign < 0 else 'affirms'} what the source clause "
+                       f"'{_text(twin)}' {'negates' if twin_sign < 0 else 'affirms'}"
+                       if head is not None and head in _specific(other) and not said_there else None)
+            if why is None:
+                break
+        if why:
+            return why
+    return None
+
+
 def _text(side: list[Token]) -> str:
     return " ".join(t.surface for t in side) or "(nothing)"
 
 
 def check_polarity(claim_text: str, sentences: list[str], min_shared: int, max_gap: int,
-                   min_alignment: float = 1.1, min_context: int = 1) -> PolarityCheck:
+                   min_alignment: float = 1.1, min_context: int = 1, clause_share: float = 1.1) -> PolarityCheck:
     """Align the claim with its best-matching source sentences; a flipped negation or antonym there conflicts."""
     claim = tokens(claim_text)
     claim_keys = {t.key for t in claim if t.content}
@@ -321,6 +415,8 @@ def check_polarity(claim_text: str, sentences: list[str], min_shared: int, max_g
         clean |= covered
         for edit in edits:
             why = _conflict(edit)
+            if why and why.startswith("negation") and _same_clause_parity(claim, src, edit):
+                why = None  # the negation moved within its clause ("likely to not" / "unlikely to")
             if why:
                 found.append((edit, why, sentence))
             else:
@@ -339,4 +435,8 @@ def check_polarity(claim_text: str, sentences: list[str], min_shared: int, max_g
         if why:
             return PolarityCheck("conflict", f"{why} (aligned sentence shares {shared}/{len(claim_keys)} "
                                  "content words)", sentence)
+    if clause_share <= 1.0:
+        why = _clause_conflict(claim, [src for _, _, src in ranked[:3]], clause_share)
+        if why:
+            return PolarityCheck("conflict", why, ranked[0][1])
     return PolarityCheck("pass", f"negations and antonyms agree with {len(ranked[:3])} aligned sentence(s)")

@@ -37,6 +37,9 @@ class PassageIndex:
     stems: list[list[str]]
     all_stems: set[str] = field(default_factory=set)
     scoped: list[str] = field(default_factory=list)  # sentences with list lead-ins, for polarity
+    # The document's title ("Installation — Flask Documentation") is context every sentence of the
+    # passage is read in: an answer may name the product the passage never repeats.
+    title_stems: frozenset[str] = frozenset()
     vectors: np.ndarray | None = None  # one normalised row per sentence, when embeddings are on
 
     @classmethod
@@ -63,7 +66,8 @@ class PassageIndex:
         if not sentences:
             sentences = scoped = [source.text]
         stems = [_stems(s) for s in sentences]
-        return cls(source, sentences, stems, {x for st in stems for x in st}, scoped)
+        title = frozenset(_stems(source.title)) if source.title else frozenset()
+        return cls(source, sentences, stems, {x for st in stems for x in st} | title, scoped, title)
 
 
 @dataclass(frozen=True)
@@ -126,10 +130,10 @@ def score_support(claim_text: str, passages: list[PassageIndex], claim_vec: np.n
         union |= p.all_stems
         n = len(p.sentences)
         for i in range(n):
-            single = _weighted_coverage(c_stems, set(p.stems[i]))
+            single = _weighted_coverage(c_stems, set(p.stems[i]) | p.title_stems)
             if single > best_single[0]:
                 best_single = (single, p.sentences[i])
-            window: set[str] = set()
+            window: set[str] = set(p.title_stems)
             win_bigrams: set[tuple[str, str]] = set()
             for size in range(1, 4):
                 if i + size > n:

@@ -75,6 +75,9 @@ class Thresholds:
     polarity_alignment: float = 0.5
     # Specific words (besides the negated one) a clause and its counterpart must share to be compared.
     polarity_context: int = 1
+    # Share of a claim clause's specific words its counterpart source clause must hold before their
+    # negations are compared clause to clause (above 1: never).
+    polarity_clause_share: float = 1.1
     # A word absent from the source counts as novel only at or above this specificity (0 = everyday
     # English such as "pick" or "together", 1 = rare or technical, textcore.words.specificity).
     novel_specificity: float = 0.0
