@@ -9,7 +9,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 
 from knowledge.parsing.base import Block, ParsedDocument, table_to_text
-from textcore.sentences import sentence_spans
+from textcore.sentences import is_code_block, sentence_spans
 
 __all__ = ["ChunkDraft", "chunk_document", "embed_text_for", "minilm_token_counter"]
 
@@ -86,7 +86,12 @@ def _text_units(text: str) -> list[_Unit]:
     for a, b in sentence_spans(text):
         gap = text[previous_end:a] if previous_end is not None else "\n\n"
         sep = "\n\n" if "\n\n" in gap or previous_end is None else ("\n" if "\n" in gap else " ")
-        units.append(_Unit(text[a:b], sep))
+        if units and units[-1].text.rstrip().endswith(":") and is_code_block(text[a:b]):
+            # A lead-in ("This is what the entire workflow looks like:") and the code it introduces
+            # are never cut apart.
+            units[-1] = _Unit(units[-1].text + sep + text[a:b], units[-1].sep)
+        else:
+            units.append(_Unit(text[a:b], sep))
         previous_end = b
     return units
 
@@ -228,6 +233,13 @@ def _fit_units(units: list[_Unit], target: int, hard: int, counter: _Counter) ->
             out.append(unit)
         elif unit.rows and len(unit.rows) > 1:
             out.extend(_split_table(unit, target, counter))
+        elif "\n\n" in unit.text.strip("\n"):
+            # A lead-in with its code, or a code block with blank lines, too long for one chunk: apart at
+            # its blank lines (each piece keeps its layout) rather than into a run of words.
+            pieces = [piece for piece in unit.text.split("\n\n") if piece.strip()]
+            parts = [_Unit(piece, unit.sep if k == 0 else "\n\n", n)
+                     for k, (piece, n) in enumerate(zip(pieces, counter.content(pieces)))]
+            out.extend(_fit_units(parts, target, hard, counter))
         else:
             pieces = _split_words(unit.text, target, counter)
             for k, (piece, n) in enumerate(zip(pieces, counter.content(pieces))):

@@ -27,12 +27,13 @@ _RESIDUE = [
 
 
 _FENCED = re.compile(r"```[^\n]*\n.*?\n```", re.S)
+_INLINE_CODE = re.compile(r"`[^`\n]+`")
 
 
 def markup_residue(text: str) -> list[str]:
-    """Names of the markup kinds found in an answer's prose (fenced code blocks are quoted code, not
-    residue; empty when clean)."""
-    prose = _FENCED.sub(" ", text or "")
+    """Names of the markup kinds found in an answer's prose (fenced code blocks and `inline code` are
+    quoted code, not residue; empty when clean)."""
+    prose = _INLINE_CODE.sub(" ", _FENCED.sub(" ", text or ""))
     return [name for name, pattern in _RESIDUE if pattern.search(prose)]
 
 

@@ -20,8 +20,12 @@ def probability(weights: dict[str, float], features: dict[str, float]) -> float:
 
 
 def fit_logistic(rows: list[dict[str, float]], labels: list[float], names: list[str], *, l2: float = 0.01,
-                 steps: int = 8000, lr: float = 0.5, sample_weights: list[float] | None = None) -> dict[str, float]:
-    """L2-regularised logistic regression by gradient descent (numpy); returns {"bias", name: weight}."""
+                 steps: int = 8000, lr: float = 0.5, sample_weights: list[float] | None = None,
+                 signs: dict[str, int] | None = None) -> dict[str, float]:
+    """L2-regularised logistic regression by gradient descent (numpy); returns {"bias", name: weight}.
+
+    `signs` holds a feature's weight on one side of zero (-1: never raises the probability, +1: never
+    lowers it), by projecting after every step: what the feature must mean, whatever a small sample says."""
     import numpy as np
 
     x = np.array([[row.get(name, 0.0) for name in names] for row in rows], dtype=float)
@@ -34,4 +38,7 @@ def fit_logistic(rows: list[dict[str, float]], labels: list[float], names: list[
         p = 1.0 / (1.0 + np.exp(-np.clip(xb @ w, -30, 30)))
         grad = xb.T @ ((p - y) * sw) / len(y) + l2 * np.r_[0.0, w[1:]]
         w -= lr * grad
+        for k, name in enumerate(names, start=1):
+            if signs and name in signs:
+                w[k] = min(w[k], 0.0) if signs[name] < 0 else max(w[k], 0.0)
     return {"bias": round(float(w[0]), 4), **{n: round(float(v), 4) for n, v in zip(names, w[1:])}}

@@ -35,6 +35,8 @@ REFUSAL_FEATURES = ["best_unit_dense", "top_score", "coverage", "answer_coverage
                     "missing_unseen", "missing_identifier", "fact_missing", "dense_top", "question_terms",
                     "missing_specific", "missing_specific_count", "missing_generic_count", "identifier_on_top"]
 CONFIDENCE_FEATURES = ["strength", "best_unit", "verification", "fact_missing", "focus_coverage", "top_score"]
+# An answer that lacks the kind of fact asked for (no number to "how many") never gains confidence by it.
+CONFIDENCE_SIGNS = {"fact_missing": -1}
 
 
 def _norm(text: str) -> str:
@@ -353,10 +355,10 @@ def main() -> int:
     best_l2, best_loss = None, float("inf")
     for l2 in (0.003, 0.01, 0.03, 0.1, 0.3):
         trial = [p[0] for p in cv_probabilities([[r] for r in conf_rows], [[y] for y in conf_ys],
-                                                CONFIDENCE_FEATURES, conf_keys, l2=l2)]
+                                                CONFIDENCE_FEATURES, conf_keys, l2=l2, signs=CONFIDENCE_SIGNS)]
         if log_loss(trial) < best_loss:
             best_l2, best_loss, oof = l2, log_loss(trial), trial
-    fitted.CONFIDENCE = fit_logistic(conf_rows, conf_ys, CONFIDENCE_FEATURES, l2=best_l2)
+    fitted.CONFIDENCE = fit_logistic(conf_rows, conf_ys, CONFIDENCE_FEATURES, l2=best_l2, signs=CONFIDENCE_SIGNS)
     ece = ece_of(oof)
     print(f"confidence: l2 {best_l2}", file=sys.stderr)
     print(f"confidence: ECE (5-fold CV) {ece:.3f} on {len(conf_ys)} answered answerable questions "

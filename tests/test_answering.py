@@ -218,3 +218,20 @@ def test_a_database_behind_the_code_asks_for_migrate_in_one_line(corpus_db):
     with pytest.raises(CommandError, match=r"older than this code .*manage.py migrate"):
         with schema_up_to_date(), connection.cursor() as cursor:
             cursor.execute("SELECT no_such_column FROM knowledge_document")
+
+
+def test_a_lead_in_brings_its_whole_list(corpus_db):
+    """"You can either:" never ends an answer after its first option: every item it introduces comes."""
+    collection = make_collection("Printing", is_public=True)
+    document, _ = register_upload(collection, "printing.md", (
+        b"# Printing\n\n## Enabling the office printer\n\n"
+        b"The office printer ships with printing turned off, so to enable printing on your laptop you can either:\n\n"
+        b"- install the Printly desktop client from the software portal\n"
+        b"- add the queue printly-3rd-floor in your system printer settings\n"
+        b"- or send documents to print@example.com from your work mailbox\n"))
+    ingest_document(document.pk)
+    result = ask("The office printer ships with printing off, how do I enable printing on my laptop?",
+                 collection_ids=[collection.pk])
+    assert not result.refused, result.answer
+    for item in ("Printly desktop client", "printly-3rd-floor", "print@example.com"):
+        assert item in result.answer, result.answer

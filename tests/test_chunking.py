@@ -249,3 +249,26 @@ def test_embed_text_and_draft_fields() -> None:
 
 def test_empty_document_gives_no_chunks() -> None:
     assert chunk_document(_doc(), word_counter) == []
+
+
+def test_a_code_block_with_blank_lines_and_its_lead_in_stay_in_one_chunk() -> None:
+    """A workflow's lead-in and every step of its code block land in the same chunk, even when the
+    budget would have cut at a blank line inside the code."""
+    code = "\n\n".join(f"    # STEP {n}: do thing number {n}\n    run-step --number {n} --verbose" for n in range(4))
+    text = _sentences(6) + "\n\nThis is what the entire workflow looks like:\n\n" + code + "\n\n" + _sentences(3, seed=3)
+    chunks = chunk_document(_doc(_text(("Doc",), text)), word_counter, max_tokens=160, target_tokens=60, min_tokens=5)
+    holding = [c for c in chunks if "STEP 0" in c.text]
+    assert len(holding) == 1
+    assert "workflow looks like:" in holding[0].text
+    assert all(f"STEP {n}" in holding[0].text for n in range(4))
+    assert len(chunks) > 1
+
+
+def test_a_code_block_too_long_for_one_chunk_keeps_its_lines() -> None:
+    """Cut at its blank lines, never flattened into a run of words."""
+    code = "\n\n".join(f"    # STEP {n}: do thing number {n}\n    run-step --number {n} --verbose" for n in range(12))
+    text = "This is what the entire workflow looks like:\n\n" + code
+    chunks = chunk_document(_doc(_text(("Doc",), text)), word_counter, max_tokens=60, target_tokens=40, min_tokens=5)
+    assert len(chunks) > 1
+    for n in range(12):
+        assert any(f"    # STEP {n}: do thing number {n}\n    run-step --number {n} --verbose" in c.text for c in chunks)

@@ -43,3 +43,23 @@ def test_evaluation_set_stays_above_the_floors(corpus_db):
     print(json.dumps(metrics, indent=1))
     failures = [f"{name} {metrics[name]} < floor {floor}" for name, floor in FLOORS.items() if metrics[name] < floor]
     assert not failures, failures
+
+
+def test_markup_residue_reads_prose_not_quoted_code() -> None:
+    from knowledge.evaluation import markup_residue
+
+    assert markup_residue("Use .. note:: to add a note [1].") == ["rst_directive"]
+    assert markup_residue("Use `.. note::` to add a note [1].") == []
+    assert markup_residue("Run this [1]:\n```\n.. note:: hi\n```") == []
+
+
+def test_a_directive_term_is_quoted_as_code_in_the_answer() -> None:
+    from knowledge.answering.extractive import Candidate, _render
+    from knowledge.answering.passages import SourcePassage
+    from knowledge.answering.units import units_of
+
+    text = (".. ifconfig:: Include content of the directive only if the Python expression given as an "
+            "argument is True.")
+    passage = SourcePassage(n=1, hits=[], score=1.0, text=text)
+    answer = _render([Candidate(passage, unit) for unit in units_of(text)])
+    assert answer.startswith("`.. ifconfig::` Include content"), answer

@@ -51,3 +51,11 @@ def test_split_sentences(text: str, expected: list[str]) -> None:
 ])
 def test_line_breaks_markers_and_code(text: str, expected: list[str]) -> None:
     assert split_sentences(text) == expected
+
+
+def test_a_code_block_with_blank_lines_is_one_paragraph() -> None:
+    from textcore.sentences import paragraphs
+
+    text = "Run these:\n\n    # step one\n    make build\n\n    # step two\n    make install\n\nThen restart."
+    assert [text[a:b] for a, b in paragraphs(text)] == [
+        "Run these:", "    # step one\n    make build\n\n    # step two\n    make install", "Then restart."]

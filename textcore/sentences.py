@@ -33,15 +33,23 @@ def is_code_block(paragraph: str) -> bool:
 
 
 def paragraphs(text: str) -> list[tuple[int, int]]:
-    """Spans of blank-line separated paragraphs."""
-    spans, start = [], 0
+    """Spans of blank-line separated paragraphs; a code block with blank lines inside stays one span
+    (its indented paragraphs are joined), so no chunk or answer takes only its first lines."""
+    spans: list[tuple[int, int]] = []
+    start = 0
     for match in re.finditer(r"\n[ \t]*\n+", text):
         if text[start:match.start()].strip():
             spans.append((start, match.start()))
         start = match.end()
     if text[start:].strip():
         spans.append((start, len(text)))
-    return spans
+    joined: list[tuple[int, int]] = []
+    for span in spans:
+        if joined and is_code_block(text[joined[-1][0]:joined[-1][1]]) and is_code_block(text[span[0]:span[1]]):
+            joined[-1] = (joined[-1][0], span[1])
+        else:
+            joined.append(span)
+    return joined
 
 
 _CONNECTORS = frozenset("a an the and or of to in on for with by from as at is are be that which than then "

@@ -192,8 +192,8 @@ def _steps(best: Candidate, candidates: list[Candidate]) -> list[Candidate]:
 def _list_after(lead: Candidate, candidates: list[Candidate]) -> list[Candidate]:
     """What a lead-in ("The boolean can be one of:", "Run this command:") introduces: its list items,
     or the code block right after it."""
-    same = sorted((c for c in candidates if c.passage.n == lead.passage.n and c.position > lead.position),
-                  key=lambda c: c.position)
+    same = sorted((c for c in candidates if c.passage.n == lead.passage.n and c.position > lead.position
+                   and c.unit.kind != "window"), key=lambda c: c.position)
     if same and same[0].position == lead.position + 1 and same[0].unit.kind == "code":
         return [same[0]]
     run: list[Candidate] = []
@@ -261,9 +261,22 @@ def compose(candidates: list[Candidate], asks_for: list[str] | None = None) -> t
         if any(_overlaps(candidate, c) or _near_duplicate(candidate.text, c.text) for c in chosen):
             continue
         chosen.append(candidate)
-    chosen = _expand(chosen)
+    chosen = _with_what_leads_introduce(_expand(chosen), candidates)
     chosen.sort(key=lambda c: (c.passage.n != best.passage.n, c.passage.n, c.position))
     return _render(chosen), chosen
+
+
+def _with_what_leads_introduce(chosen: list[Candidate], candidates: list[Candidate]) -> list[Candidate]:
+    """A chosen lead-in ("to enable it you can either:") never ends an answer: its list items or code
+    block come with it, as when the lead-in is the best unit."""
+    out = list(chosen)
+    for candidate in chosen:
+        if candidate.unit.kind != "lead":
+            continue
+        for follow in _list_after(candidate, candidates):
+            if not any(o.passage.n == follow.passage.n and o.position == follow.position for o in out):
+                out.append(follow)
+    return out
 
 
 def _positions(candidate: Candidate) -> set[int]:
@@ -311,8 +324,13 @@ def _render(chosen: list[Candidate]) -> str:
     return "".join(parts).strip()
 
 
+# A definition whose term is a directive's own syntax (".. ifconfig::", Sphinx's directive reference):
+# the term is code, quoted as code, not reST left in the prose.
+_DIRECTIVE_TERM = re.compile(r"^(\.\. [a-z][\w:-]*::)(?=\s)")
+
+
 def _with_marker(candidate: Candidate) -> str:
-    text = " ".join(candidate.text.split())
+    text = _DIRECTIVE_TERM.sub(r"`\1`", " ".join(candidate.text.split()))
     if text.endswith(":"):
         return f"{text[:-1].rstrip()} [{candidate.passage.n}]:"
     end = text[-1] if text[-1] in ".!?" else "."
