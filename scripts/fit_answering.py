@@ -328,11 +328,8 @@ def main() -> int:
         result = answer_question(item["question"], options)
         if result.refused:
             continue
-        ev = result.evidence["features"]
-        conf_rows.append({"strength": result.evidence["strength"], "best_unit": ev.get("best_unit", 0.0),
-                          "verification": (result.verification or {}).get("score", 0.5),
-                          "fact_missing": ev.get("fact_missing", 0.0), "focus_coverage": ev.get("focus_coverage", 0.0),
-                          "top_score": ev.get("top_score", 0.0)})
+        conf_rows.append(evidence_mod.confidence_features(result.evidence["features"], result.evidence["strength"],
+                                                          (result.verification or {}).get("score")))
         conf_items.append((item, collection))
         conf_ys.append(1.0 if _norm(item.get("answer_hint", "")) in _norm(result.answer) else 0.0)
     conf_keys = [document_of(item, collection) for item, collection in conf_items]

@@ -143,14 +143,21 @@ def assess(query: QueryAnalysis, lexemes: list[str], passages: list[SourcePassag
     return Evidence(features, missing, missing_ids, strength, decision, reasons)
 
 
+def confidence_features(features: dict[str, float], strength: float, verification_score: float | None
+                        ) -> dict[str, float]:
+    """What the confidence model weighs, from the evidence features (the fit reads the same)."""
+    return {
+        "strength": strength,
+        "best_unit": features.get("best_unit", 0.0),
+        "verification": verification_score if verification_score is not None else 0.5,
+        "fact_missing": features.get("fact_missing", 0.0),
+        "focus_coverage": features.get("focus_coverage", 0.0),
+        "top_score": features.get("top_score", 0.0),
+    }
+
+
 def confidence(evidence: Evidence, best_unit: float, verification_score: float | None) -> float:
     """The calibrated probability that the answer holds the asked fact."""
-    features = {
-        "strength": evidence.strength,
-        "best_unit": best_unit,
-        "verification": verification_score if verification_score is not None else 0.5,
-        "fact_missing": evidence.features.get("fact_missing", 0.0),
-        "focus_coverage": evidence.features.get("focus_coverage", 0.0),
-        "top_score": evidence.features.get("top_score", 0.0),
-    }
+    features = confidence_features({**evidence.features, "best_unit": best_unit}, evidence.strength,
+                                   verification_score)
     return round(probability(fitted.CONFIDENCE, features), 3)
