@@ -326,7 +326,7 @@ def _sense(clause: list[Token]) -> tuple[int, dict[str, set[int]]]:
     """(+1 or -1: the parity of the clause's negations and negating words; the poles of each antonym
     axis the clause uses). Axis words that are also function words ("on", "before", "most") are left
     out: as prepositions they take no side."""
-    flips = sum(1 for t in clause if t.key == NEG or (t.content and t.key in _IMPLICIT_NEGATIONS))
+    flips = _flips(clause)
     axes: dict[str, set[int]] = {}
     for t in clause:
         if t.axis and t.surface not in STOPWORDS:
