@@ -235,3 +235,18 @@ def test_a_lead_in_brings_its_whole_list(corpus_db):
     assert not result.refused, result.answer
     for item in ("Printly desktop client", "printly-3rd-floor", "print@example.com"):
         assert item in result.answer, result.answer
+
+
+def test_a_number_question_gets_the_sentence_with_the_number(corpus_db):
+    """When the best sentences name the subject but not the figure asked for, the sentence that gives it
+    joins the answer."""
+    collection = make_collection("Lockers", is_public=True)
+    document, _ = register_upload(collection, "lockers.md", (
+        b"# Office lockers\n\n## Locker rental\n\n"
+        b"Office lockers are rented through the facilities desk and are assigned to one employee at a time. "
+        b"Lockers on the second floor are reserved for staff who work in the lab and hold personal equipment. "
+        b"The monthly locker rental fee is 12 dollars, deducted from payroll.\n"))
+    ingest_document(document.pk)
+    result = ask("How much does an office locker rental cost per month?", collection_ids=[collection.pk])
+    assert not result.refused, result.answer
+    assert "12 dollars" in result.answer, result.answer

@@ -262,8 +262,29 @@ def compose(candidates: list[Candidate], asks_for: list[str] | None = None) -> t
             continue
         chosen.append(candidate)
     chosen = _with_what_leads_introduce(_expand(chosen), candidates)
+    chosen += _asked_kind(chosen, quotable, asks_for or [], best)
     chosen.sort(key=lambda c: (c.passage.n != best.passage.n, c.passage.n, c.position))
     return _render(chosen), chosen
+
+
+# The share of the best unit's score a unit holding the asked kind of fact needs to join an answer that
+# lacks it (chosen on dev between 0.3 and 0.5: asked fact 0.593 / 0.589, answered 0.845 / 0.838).
+_ASKED_KIND_RATIO = 0.3
+
+
+def _asked_kind(chosen: list[Candidate], quotable: list[Candidate], asks_for: list[str],
+                best: Candidate) -> list[Candidate]:
+    """When the question asks for a number or a default and no chosen unit gives one, the best unit
+    that does (nearly as relevant) joins the answer."""
+    pattern = _DIGIT if ("number" in asks_for or "date" in asks_for) else _DEFAULT if "default" in asks_for else None
+    if pattern is None or any(pattern.search(c.text) for c in chosen):
+        return []
+    for candidate in quotable:
+        if candidate.score < _ASKED_KIND_RATIO * best.score:
+            break
+        if pattern.search(candidate.text) and not any(_overlaps(candidate, c) for c in chosen):
+            return _expand([candidate])
+    return []
 
 
 def _with_what_leads_introduce(chosen: list[Candidate], candidates: list[Candidate]) -> list[Candidate]:
