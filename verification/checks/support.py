@@ -9,7 +9,7 @@ import numpy as np
 
 from .claims import BULLET_RE, split_sentences, strip_markers
 from .identifiers import EMAIL_RE, URL_RE
-from .polarity import NEGATION_CUES, cue_words, negative_prefix
+from .negation import NEGATION_CUES, cue_words, negative_prefix
 from textcore.words import specificity, words
 
 from .text import bigrams, content_stems, is_generic_stem, stem

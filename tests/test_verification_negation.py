@@ -1,0 +1,114 @@
+"""The names guard and the reading of negations: who a claim names, and what it negates, against its sources."""
+
+from __future__ import annotations
+
+import pytest
+
+from verification.checks import Source, verify_answer
+
+
+NAME_SOURCE = ("With manager approval, you may take PTO before it has accrued, down to a balance of minus 3 days. "
+               "The outgoing primary writes a handoff note before 10:00 Pacific on Monday.")
+
+
+@pytest.mark.parametrize("answer, faithful", [
+    ("With manager approval, you may take PTO before it has accrued [1].", True),
+    ("With People Operations approval, your manager may grant PTO before it has accrued [1].", False),
+    ("The outgoing primary writes a handoff note before 10:00 Pacific on Monday [1].", True),
+    ("The incoming primary writes a handoff note before 10:00 Pacific on Monday [1].", False),
+    ("The outgoing primary writes the handoff note before 10:00 Pacific time on Monday [1].", True),
+])
+def test_names_absent_from_the_source_and_swapped_directions_are_caught(answer: str, faithful: bool) -> None:
+    report = verify_answer(answer, [Source(n=1, text=NAME_SOURCE)])
+    assert report.faithful is faithful, [(v.verdict, v.reason) for v in report.claims]
+
+
+@pytest.mark.parametrize("text, names", [
+    ("Employees ask People Operations first.", ["People Operations"]),
+    ("The Finance Controller's approval is needed.", ["Finance Controller"]),
+    ("With manager approval you may borrow.", []),
+    ("Okta Verify is required on Monday.", ["Okta Verify"]),
+])
+def test_claim_names(text: str, names: list[str]) -> None:
+    from verification.checks.names import claim_names
+
+    assert claim_names(text) == names
+
+
+@pytest.mark.parametrize("text, names", [
+    ("Using BSD-style options is fine.", ["BSD-style"]),
+    ("Relatedly, Okta Verify works.", ["Okta Verify"]),
+])
+def test_a_capitalised_ordinary_word_does_not_start_a_name(text: str, names: list[str]) -> None:
+    from verification.checks.names import claim_names
+
+    assert claim_names(text) == names
+
+
+HANDBOOK = Source(1, "Laptops are replaced every three years. The service desk keeps two spare laptops per office.",
+                  title="Hardware Policy — Northwind IT Handbook")
+
+
+@pytest.mark.parametrize("answer, faithful", [
+    # The product or owner a passage never repeats is in its document's title.
+    ("Northwind replaces laptops every three years [1].", True),
+    ("Contoso replaces laptops every three years [1].", False),
+])
+def test_the_document_title_is_context_for_names(answer: str, faithful: bool) -> None:
+    report = verify_answer(answer, [HANDBOOK])
+    assert report.faithful is faithful, [(v.verdict, v.reason) for v in report.claims]
+
+
+def test_an_acronym_in_the_plural_counts_as_the_acronym() -> None:
+    from verification.checks.names import check_names
+
+    assert check_names("Clients send POSTs to the proxy.", "The proxy accepts POST requests.").status == "pass"
+    assert check_names("Clients send PUTs to the proxy.", "The proxy accepts POST requests.").status == "missing"
+
+
+@pytest.mark.parametrize("claim, source, status", [
+    # "no" before a word negates that word only, on either side.
+    ("With rubber-banding there is no \"first item\" target to align the layers on.",
+     "Note that now there is no target \"first item\" the selected layers can be aligned on.", "pass"),
+    # A negative prefix negates its own word, not the verb after it.
+    ("Unpublishing removes a package version from the registry and deletes its entry.",
+     "This removes a package version from the registry, deleting its entry.", "pass"),
+    # A negation that moved within its clause says the same.
+    ("It works for options that are reasonably unlikely to cause harm.",
+     "It works for options that are reasonably likely to not cause too much harm.", "pass"),
+    # The source negates the same word in another clause.
+    ("make -n prints the commands that would be executed without executing them.",
+     "Print the commands that would be executed, but do not execute them.", "pass"),
+    # "skip" negates like "do not".
+    ("The --no-toc flag skips creating a table of contents file.",
+     "--no-toc: Do not create a table of contents file.", "pass"),
+    # A negation far from an antonym word negates its own verb: "does not exist ... static folder".
+    ("Blueprint static folders are not searched when a file is missing from the application static folder.",
+     "Blueprint static folders are not searched if the file does not exist in the application static folder.",
+     "pass"),
+    # Still caught: the same statement with its negation flipped.
+    ("The nightly job does not delete backups older than 30 days.",
+     "The nightly job deletes backups older than 30 days.", "conflict"),
+])
+def test_polarity_reads_negation_scope(claim: str, source: str, status: str) -> None:
+    from verification.checks.polarity import check_polarity
+    from verification.checks.types import fitted_thresholds
+
+    th = fitted_thresholds()
+    result = check_polarity(claim, [source], th.polarity_min_shared, th.polarity_max_gap, th.polarity_alignment,
+                            th.polarity_context, th.polarity_clause_share)
+    assert result.status == status, result.detail
+
+
+@pytest.mark.parametrize("claim, conflict", [
+    ("You will not get an answer from a maintainer within two days at most.", True),
+    ("Within two days at most you will get an answer from a maintainer.", False),
+])
+def test_clauses_are_compared_when_the_claim_is_reworded(claim: str, conflict: bool) -> None:
+    """A reworded claim has no word-for-word counterpart; its clause's counterpart in the source
+    (most of its specific words) still says whether it is negated."""
+    from verification.checks.negation import tokens
+    from verification.checks.polarity import _clause_conflict
+
+    source = "A maintainer of the project will answer your report within two days at most."
+    assert bool(_clause_conflict(tokens(claim), [tokens(source)], 0.6)) is conflict

@@ -1,0 +1,203 @@
+"""Negation reading shared by the polarity guard and support scoring: alignment tokens (negations folded
+to one key, negative prefixes split off, antonym-axis words marked) and clauses with their sense.
+
+A clause's sense is the parity of its negations and negating words ("not", "never", "without",
+"missing", "skips"); a negation reaches an antonym word only a few words on, and "no" before a word or a
+negative prefix negates that word alone.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from functools import lru_cache
+
+from textcore.antonyms import WORD_AXES as AXES
+from textcore.words import STOPWORDS
+
+from .text import is_generic_stem, stem
+
+NEG = "¬"
+NEGATION_CUES = frozenset(
+    "not no never none nor neither without nothing nobody cannot can't don't doesn't didn't isn't aren't "
+    "wasn't weren't won't wouldn't shouldn't mustn't shan't haven't hasn't hadn't couldn't".split()
+)
+# Phrases with a negation word that do not negate the claim ("whether or not", "no later than").
+_NOT_NEGATIONS = re.compile(
+    r"\b(?:whether or not|not only|not just|if not|no (?:later|earlier|sooner|more|less|fewer) than|"
+    r"not (?:later|earlier|more|less|fewer) than|no matter)\b", re.I)
+_TOKEN = re.compile(r"[a-z0-9][a-z0-9'_-]*|[,;:()]|\.(?=\s|$)")
+BOUNDARY = "|"
+# Words that start a new clause: a negation does not reach past them.
+_CLAUSE_WORDS = frozenset("and but or so because which while whereas although though unless if when since "
+                          "otherwise except".split())
+# Words that start with a negative prefix but are not negations of the rest.
+_PREFIX_EXCEPTIONS = frozenset("unless until under understand understood unit units unique universal union "
+                               "uninstall unicode uniform unify unified unix unlike".split())
+# Words that negate without a negation word ("the data is missing" == "the data cannot be found").
+IMPLICIT_NEGATIONS = frozenset(stem(w) for w in "missing lack lacks lacking absent fail fails failed unable "
+                                "stop stops stopped cease ceased prevent prevents avoid refuse refuses skip skips skipped omit omits "
+                                "omitted".split())
+
+@lru_cache(maxsize=20000)
+def negative_prefix(word: str) -> str | None:
+    """The word a negative-prefixed word negates ("unchanged" -> "changed"), or None."""
+    from wordfreq import zipf_frequency
+
+    if word in _PREFIX_EXCEPTIONS:
+        return None
+    for prefix in ("non-", "un-", "non", "un"):
+        rest = word[len(prefix):]
+        # The rest must itself be an everyday English word, and more common than the whole word.
+        if word.startswith(prefix) and len(rest) >= 4 and zipf_frequency(rest, "en") >= 3.0 \
+                and zipf_frequency(rest, "en") > zipf_frequency(word, "en"):
+            return rest
+    return None
+
+
+@dataclass(frozen=True)
+class Token:
+    """One aligned word: its comparison key, its surface form, and what it is."""
+
+    key: str  # stem, NEG for a negation, or the axis word's stem
+    surface: str
+    content: bool  # carries meaning (not a function word, negation or antonym word)
+    axis: tuple[str, int] | None = None
+
+
+def tokens(text: str) -> list[Token]:
+    """Alignment tokens of a text: negations folded to one key, negative prefixes split off."""
+    return list(_tokens(text))
+
+
+@lru_cache(maxsize=4096)
+def _tokens(text: str) -> tuple[Token, ...]:
+    """Cached tokens (each source sentence is aligned with every claim that cites it)."""
+    text = _NOT_NEGATIONS.sub(" ", text.lower().replace("’", "'"))
+    text = re.sub(r"\bcan(?:not|'t)\b", "can not", text)
+    text = re.sub(r"\bwon't\b", "will not", text)
+    text = re.sub(r"n't\b", " not", text)
+    text = re.sub(r"\bno longer\b", "not", text)
+    # "neither A nor B" negates once: the "nor" only joins the second item.
+    text = re.sub(r"\b(neither\b[^.;:]*?)\bnor\b", r"\1 or", text)
+    out: list[Token] = []
+    for word in _TOKEN.findall(text):
+        if word in ",;:()." or word in _CLAUSE_WORDS:
+            out.append(Token(BOUNDARY, word, False))
+            continue
+        word = word.strip("'-")
+        if not word:
+            continue
+        if word in NEGATION_CUES:
+            out.append(Token(NEG, word, False))
+            continue
+        if word in AXES:
+            out.append(Token(word, word, False, AXES[word]))
+            continue
+        rest = negative_prefix(word)
+        if rest is not None:
+            out.append(Token(NEG, word, False))
+            word = rest.strip("-")
+            if word in AXES:
+                out.append(Token(word, word, False, AXES[word]))
+                continue
+        if word in STOPWORDS or len(word) < 2:
+            out.append(Token(word, word, False))
+        else:
+            out.append(Token(stem(word), word, True))
+    return tuple(out)
+
+
+def cue_words(text: str) -> list[str]:
+    """The negation words of a text (a list lead-in passes them on to its items)."""
+    return [t.surface for t in tokens(text) if t.key == NEG]
+
+
+
+def flips(clause: list[Token]) -> int:
+    """Negations and negating words in a stretch of tokens."""
+    return sum(1 for t in clause if t.key == NEG or (t.content and t.key in IMPLICIT_NEGATIONS))
+
+
+
+def clause_of(toks: list[Token], i: int) -> tuple[int, int]:
+    """[start, end) of the clause around position i."""
+    start = i
+    while start > 0 and toks[start - 1].key != BOUNDARY:
+        start -= 1
+    end = i
+    while end < len(toks) and toks[end].key != BOUNDARY:
+        end += 1
+    return start, end
+
+
+def clauses(toks: list[Token]) -> list[list[Token]]:
+    """The token lists between clause boundaries."""
+    out: list[list[Token]] = [[]]
+    for t in toks:
+        if t.key == BOUNDARY:
+            out.append([])
+        else:
+            out[-1].append(t)
+    return [c for c in out if c]
+
+
+def specific(clause: list[Token]) -> set[str]:
+    return {t.key for t in clause if t.content and not is_generic_stem(t.key)}
+
+
+def negated_head(clause: list[Token]) -> str | None:
+    """The first specific content word after the clause's (odd count of) negation, or None."""
+    negs = [i for i, t in enumerate(clause) if t.key == NEG]
+    if len(negs) % 2 == 0:
+        return None
+    for t in clause[negs[0] + 1:]:
+        if t.content and not is_generic_stem(t.key):
+            return t.key
+    return None
+
+
+def lexically_negative(clause: list[Token]) -> bool:
+    """A clause that says "not" with a word ("stopped", "missing", "disabled", "fails")."""
+    return any((t.axis and t.axis[1] < 0) or t.key in IMPLICIT_NEGATIONS for t in clause)
+
+
+
+# How far (in words) a negation reaches forward to an antonym word it flips ("is not enabled",
+# "do not automatically enable").
+REACH = 3
+
+
+def reaching(toks: list[Token], end: int) -> int:
+    """How many negations (or negating verbs: "skips", "avoid") before position `end` of a clause reach it.
+    "no" before a word is a determiner that negates that word only ("with no options, NEATO always ...",
+    "no 'first item' target"), and a negative prefix negates its own word only ("Unpublishing removes")."""
+    count = 0
+    for k, t in enumerate(toks[:end]):
+        implicit = t.content and t.key in IMPLICIT_NEGATIONS  # "skips creating" == "does not create"
+        if not implicit and (t.key != NEG or t.surface not in NEGATION_CUES):  # a prefix's NEG stays home
+            continue
+        if end - k > REACH:
+            continue  # "does not exist in the application static folder": it negates "exist"
+        follows = toks[k + 1] if k + 1 < len(toks) else None
+        if t.surface == "no" and follows is not None and (follows.content or follows.axis):
+            continue
+        count += 1
+    return count
+
+
+
+def sense(clause: list[Token]) -> tuple[int, dict[str, set[int]]]:
+    """(+1 or -1: the parity of the clause's negations and negating words; the poles of each antonym
+    axis the clause uses). Axis words that are also function words ("on", "before", "most") are left
+    out: as prepositions they take no side."""
+    axes: dict[str, set[int]] = {}
+    for t in clause:
+        if t.axis and t.surface not in STOPWORDS:
+            axes.setdefault(t.axis[0], set()).add(t.axis[1])
+    return (-1) ** flips(clause), axes
+
+
+
+def text_of(side: list[Token]) -> str:
+    return " ".join(t.surface for t in side) or "(nothing)"
