@@ -34,11 +34,11 @@ def fit_logistic(rows: list[dict[str, float]], labels: list[float], names: list[
     sw = sw / sw.mean()
     xb = np.hstack([np.ones((len(x), 1)), x])
     w = np.zeros(xb.shape[1])
+    signs = signs or {}
+    low = np.array([-np.inf] + [0.0 if signs.get(n, 0) > 0 else -np.inf for n in names])
+    high = np.array([np.inf] + [0.0 if signs.get(n, 0) < 0 else np.inf for n in names])
     for _ in range(steps):
         p = 1.0 / (1.0 + np.exp(-np.clip(xb @ w, -30, 30)))
         grad = xb.T @ ((p - y) * sw) / len(y) + l2 * np.r_[0.0, w[1:]]
-        w -= lr * grad
-        for k, name in enumerate(names, start=1):
-            if signs and name in signs:
-                w[k] = min(w[k], 0.0) if signs[name] < 0 else max(w[k], 0.0)
+        w = np.clip(w - lr * grad, low, high)
     return {"bias": round(float(w[0]), 4), **{n: round(float(v), 4) for n, v in zip(names, w[1:])}}

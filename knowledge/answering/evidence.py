@@ -51,14 +51,13 @@ class Evidence:
         }
 
 
-def _holds_fact(query: QueryAnalysis, texts: list[str]) -> bool:
-    """The chosen units hold the kind of fact the question asks for (a number, a date, a default)."""
-    joined = " ".join(texts)
-    if "number" in query.asks_for and not _DIGIT.search(joined):
+def holds_asked_kind(asks_for: list[str], text: str) -> bool:
+    """The text holds the kind of fact the question asks for (a number, a date, a default), if any."""
+    if "number" in asks_for and not _DIGIT.search(text):
         return False
-    if "date" in query.asks_for and not (_DIGIT.search(joined) or _DATE.search(joined)):
+    if "date" in asks_for and not (_DIGIT.search(text) or _DATE.search(text)):
         return False
-    if "default" in query.asks_for and not _DEFAULT.search(joined):
+    if "default" in asks_for and not _DEFAULT.search(text):
         return False
     return True
 
@@ -95,7 +94,7 @@ def features_for(query: QueryAnalysis, lexemes: list[str], passages: list[Source
         "missing_specific_count": min(_UNSEEN_CAP, float(sum(1 for t in missing if spec[t] >= 0.5))) / _UNSEEN_CAP,
         "missing_generic_count": min(_UNSEEN_CAP, float(sum(1 for t in missing if spec[t] < 0.5))) / _UNSEEN_CAP,
         "missing_identifier": 1.0 if missing_ids else 0.0,
-        "fact_missing": 0.0 if _holds_fact(query, [c.text for c in chosen]) else 1.0,
+        "fact_missing": 0.0 if holds_asked_kind(query.asks_for, " ".join(c.text for c in chosen)) else 1.0,
         "dense_top": max((h.dense for p in passages[:3] for h in p.hits), default=0.0),
         "question_terms": min(len(terms), 12) / 12,
         # The question names a code or an option (E4012, --soft) and the best passage is the one about it.

@@ -15,6 +15,7 @@ import numpy as np
 from django.db import connection
 
 from knowledge import fitted
+from knowledge.answering.evidence import holds_asked_kind
 from knowledge.answering.passages import SourcePassage
 from knowledge.answering.units import Unit, units_of, windows
 from knowledge.lexicon import TermStats, parse_tsvector
@@ -274,15 +275,14 @@ _ASKED_KIND_RATIO = 0.3
 
 def _asked_kind(chosen: list[Candidate], quotable: list[Candidate], asks_for: list[str],
                 best: Candidate) -> list[Candidate]:
-    """When the question asks for a number or a default and no chosen unit gives one, the best unit
-    that does (nearly as relevant) joins the answer."""
-    pattern = _DIGIT if ("number" in asks_for or "date" in asks_for) else _DEFAULT if "default" in asks_for else None
-    if pattern is None or any(pattern.search(c.text) for c in chosen):
+    """When the question asks for a number, a date or a default and the chosen units give none, the best
+    unit that does (nearly as relevant) joins the answer."""
+    if holds_asked_kind(asks_for, " ".join(c.text for c in chosen)):
         return []
     for candidate in quotable:
         if candidate.score < _ASKED_KIND_RATIO * best.score:
             break
-        if pattern.search(candidate.text) and not any(_overlaps(candidate, c) for c in chosen):
+        if holds_asked_kind(asks_for, candidate.text) and not any(_overlaps(candidate, c) for c in chosen):
             return _expand([candidate])
     return []
 
