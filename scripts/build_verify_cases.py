@@ -103,7 +103,8 @@ def plant_number(base: Case) -> Case | None:
     answer = base["answer"]
     options = []
     for span in _claims(answer):
-        body = answer[span[0]:_body_end(answer, span)]
+        # Citation markers inside the sentence ("[1][1]") are not facts: changing one is a citation case.
+        body = MARKER_RE.sub(lambda m: " " * len(m.group(0)), answer[span[0]:_body_end(answer, span)])
         options += [(span, m, "digit") for m in _NUMBER.finditer(body)]
         options += [(span, m, "word") for m in _WORD_NUMBER.finditer(body)]
     if not options:

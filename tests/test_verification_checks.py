@@ -339,3 +339,36 @@ def test_corruptions_still_flagged_with_minilm(minilm_embed, name: str, bad_sent
     report = verify_answer(f"Parental leave is 16 weeks [1]. {bad_sentence}", SOURCES, embed=minilm_embed)
     assert not report.faithful
     assert report.claims[1].verdict == verdict, report.claims[1].reason
+
+
+def test_a_version_at_the_end_of_a_sentence_is_one_version() -> None:
+    from verification.checks import extract_numbers
+
+    keys = [m.key for m in extract_numbers("It was raised to 30 minutes in 3.8.17. Then <1.2.0.")]
+    assert "v3.8.17" in keys and "v1.2.0" in keys and "3.8" not in keys
+
+
+def test_a_count_the_answer_backs_with_its_own_list_needs_no_source() -> None:
+    from verification.checks.numbers import enumeration_counts
+
+    source = Source(1, "By default the flags are ELLIPSIS, IGNORE_EXCEPTION_DETAIL and DONT_ACCEPT_TRUE_FOR_1.")
+    listed = ("By default three options are on [1]:\n- ELLIPSIS [1].\n- IGNORE_EXCEPTION_DETAIL [1].\n"
+              "- DONT_ACCEPT_TRUE_FOR_1 [1].")
+    assert verify_answer(listed, [source]).faithful
+    # The count must match the list: four is a changed number.
+    assert not verify_answer(listed.replace("three", "four"), [source]).faithful
+    assert enumeration_counts(["It sets A, B and C [1].", "Pick A and B [1]."]) == [frozenset({3}), frozenset()]
+
+
+def test_a_version_note_next_to_the_statement_backs_it() -> None:
+    # Sphinx's configuration reference: each option's "New in version" note is a sentence of its own.
+    source = Source(1, "nitpicky If true, Sphinx will warn about all references where the target cannot be found. "
+                       "Default is False. You can activate this mode temporarily using the -n command-line switch. "
+                       "New in version 1.0. nitpick_ignore A list of (type, target) tuples (by default empty) that "
+                       "should be ignored when generating warnings in \u201cnitpicky mode\u201d. Note that type should "
+                       "include the domain name if present. Example entries would be ('py:func', 'int') or "
+                       "('envvar', 'LD_LIBRARY_PATH'). New in version 1.1.", title="Configuration")
+    answer = ("Individual (type, target) pairs such as ('py:func', 'int') can be exempted through nitpick_ignore, "
+              "available since version 1.1 [1].")
+    assert verify_answer(answer, [source]).faithful
+    assert not verify_answer(answer.replace("1.1", "1.4"), [source]).faithful

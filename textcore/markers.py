@@ -34,10 +34,14 @@ def parse_markers(text: str) -> list[int]:
     return seen
 
 
+# A marker with the spaces before it: "in it [1]." loses " [1]", so no space is left before the
+# full stop, while a word that starts with a dot (".github/", ".. note::") keeps the space before it.
+SPACED_MARKER_RE = re.compile(r"(?P<space>[ \t]*)\[(?P<inner>\d+(?:\s*[,;\-–]\s*\d+)*)\]")
+
+
 def strip_markers(text: str) -> str:
     """Text without citation markers, with the spacing they leave tidied."""
-    out = MARKER_RE.sub("", text)
-    out = re.sub(r"[ \t]+([.,;:!?])", r"\1", out)
+    out = SPACED_MARKER_RE.sub("", text)
     return re.sub(r"[ \t]{2,}", " ", out).strip()
 
 
@@ -46,11 +50,10 @@ def renumber(text: str, mapping: dict[int, int], *, drop_unmapped: bool = True) 
 
     def rewrite(match: re.Match[str]) -> str:
         numbers = []
-        for n in marker_numbers(match.group(1)):
+        for n in marker_numbers(match.group("inner")):
             new = mapping.get(n, None if drop_unmapped else n)
             if new is not None and new not in numbers:
                 numbers.append(new)
-        return "".join(f"[{n}]" for n in numbers)
+        return match.group("space") + "".join(f"[{n}]" for n in numbers) if numbers else ""
 
-    out = MARKER_RE.sub(rewrite, text)
-    return re.sub(r"[ \t]+([.,;:!?])", r"\1", out)
+    return SPACED_MARKER_RE.sub(rewrite, text)

@@ -62,6 +62,21 @@ def holds_asked_kind(asks_for: list[str], text: str) -> bool:
     return True
 
 
+def _without_answered_alternatives(missing: list[str], present: set[str], words: dict[str, list[str]],
+                                   expansions: dict[str, str]) -> list[str]:
+    """An abbreviation and the expansion the glossary added ("CI (continuous integration)") are one
+    term said two ways: found when either is, and missing once (as the abbreviation) when neither is."""
+    if not expansions:
+        return missing
+    drop: set[str] = set()
+    for abbreviation, expansion in expansions.items():
+        spelled = {w.lower() for w in re.findall(r"[\w'-]+", expansion)}
+        short = {t for t, ws in words.items() if any(w.lower() == abbreviation.lower() for w in ws)}
+        long = {t for t, ws in words.items() if any(w.lower() in spelled for w in ws)} - short
+        drop |= long if not (short | long) & present else short | long
+    return [t for t in missing if t not in drop]
+
+
 def features_for(query: QueryAnalysis, lexemes: list[str], passages: list[SourcePassage], stats: TermStats,
                  chosen: list, best_unit: float) -> tuple[dict[str, float], list[str], list[str]]:
     """Evidence features (0..1 or small counts), plus the missing terms and identifiers."""
@@ -72,8 +87,9 @@ def features_for(query: QueryAnalysis, lexemes: list[str], passages: list[Source
     for passage in passages[:3]:
         for hit in passage.hits:
             present.update(parse_tsvector(hit.search_vector))
-    missing = [t for t in terms if t not in present]
     words = lexeme_words(query.expanded)
+    missing = _without_answered_alternatives([t for t in terms if t not in present], present, words,
+                                             query.expansions)
     # Everyday words a casual question adds ("stuff", "blows up") say little; a missing rare or technical
     # word ("timeout", "pivot") usually is the fact the passages lack.
     spec = {t: max((specificity(w) for w in words.get(t, [t])), default=1.0) for t in terms}

@@ -206,10 +206,15 @@ def _list_after(lead: Candidate, candidates: list[Candidate]) -> list[Candidate]
 
 
 def _introduction(code: Candidate, candidates: list[Candidate]) -> Candidate | None:
-    """The sentence right before a code block, which says what the code does."""
-    before = [c for c in candidates if c.passage.n == code.passage.n and c.position == code.position - 1]
-    if before and before[0].unit.kind in ("lead", "sentence", "item"):
-        return before[0]
+    """The sentence right before a code block, which says what the code does; a stray fragment between
+    them (a file name left as a line of its own) is passed over."""
+    before = sorted((c for c in candidates if c.passage.n == code.passage.n and c.unit.kind != "window"
+                     and code.position - 2 <= c.position < code.position), key=lambda c: -c.position)
+    for candidate in before:
+        if candidate.unit.kind == "lead" or (candidate.unit.kind in ("sentence", "item") and candidate.unit.quotable):
+            return candidate
+        if candidate.unit.kind not in ("sentence", "item"):
+            break
     return None
 
 
@@ -265,7 +270,19 @@ def compose(candidates: list[Candidate], asks_for: list[str] | None = None) -> t
     chosen = _with_what_leads_introduce(_expand(chosen), candidates)
     chosen += _asked_kind(chosen, quotable, asks_for or [], best)
     chosen.sort(key=lambda c: (c.passage.n != best.passage.n, c.passage.n, c.position))
+    chosen = _without_repeats(chosen)
     return _render(chosen), chosen
+
+
+def _without_repeats(chosen: list[Candidate]) -> list[Candidate]:
+    """A sentence two sources share (the same warning in two sections) is said once, where it first comes."""
+    out: list[Candidate] = []
+    for candidate in chosen:
+        if candidate.unit.kind in ("sentence", "item") and any(
+                o.unit.kind in ("sentence", "item") and _near_duplicate(candidate.text, o.text) for o in out):
+            continue
+        out.append(candidate)
+    return out
 
 
 # The share of the best unit's score a unit holding the asked kind of fact needs to join an answer that
@@ -347,7 +364,8 @@ def _render(chosen: list[Candidate]) -> str:
 
 # A definition whose term is a directive's own syntax (".. ifconfig::", Sphinx's directive reference):
 # the term is code, quoted as code, not reST left in the prose.
-_DIRECTIVE_TERM = re.compile(r"^(\.\. [a-z][\w:-]*::)(?=\s)")
+# Anywhere in a sentence ("object descriptions (.. class::, .. function:: etc.)") it is quoted the same way.
+_DIRECTIVE_TERM = re.compile(r"(?<![`\w])(\.\. [a-z][\w:-]*::)(?=[\s,;.)]|$)")
 
 
 def _with_marker(candidate: Candidate) -> str:

@@ -60,6 +60,8 @@ def _quotable(text: str) -> bool:
         return False
     if len(_WORD.findall(body)) < 8 and not re.search(r"\d", body):
         return False  # a fragment too short to state anything ("Example:", "See also")
+    if len(body.split()) < 3 and not re.search(r"\d", body):
+        return False  # a caption or a stray code line ("docs/source/conf.py", "invoke(cli, args=...)")
     return True
 
 

@@ -203,6 +203,11 @@ class _Walker:
                 self.heading(child)
             elif name == "pre":
                 self.code(child)
+            elif "code-block-caption" in (child.get("class") or []) and not self.lead:
+                # Sphinx's caption of a literal block (its file name, "docs/source/conf.py") introduces
+                # the code: "docs/source/conf.py:" and the block, never a sentence of its own.
+                self.end_line()
+                self.lead = " ".join(child.get_text(" ", strip=True).split()).strip(" ¶")
             elif name == "dl":
                 self.definition_list(child, depth)
             elif _is_admonition(child):

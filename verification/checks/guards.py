@@ -8,7 +8,7 @@ from urllib.parse import urlsplit
 
 import numpy as np
 
-from textcore.markers import MARKER_RE, marker_numbers
+from textcore.markers import SPACED_MARKER_RE, marker_numbers
 
 from .context import check_context
 from .identifiers import URL_RE, IdentifierCheck, check_identifiers
@@ -69,14 +69,14 @@ def clean_text(text: str, invalid: set[int], urls: list[str]) -> str:
         text = re.sub(re.escape(url) + r"(?![\w/#?&=%-])", LINK_REMOVED, text)
 
     def fix_marker(m: re.Match[str]) -> str:
-        nums = marker_numbers(m.group(1))
+        nums = marker_numbers(m.group("inner"))
         keep = [n for n in nums if n not in invalid]
         if len(keep) == len(nums):
             return m.group(0)
-        return f"[{', '.join(str(n) for n in keep)}]" if keep else ""
+        # A marker removed whole takes its leading space with it ("in it [7]." -> "in it.").
+        return m.group("space") + f"[{', '.join(str(n) for n in keep)}]" if keep else ""
 
-    text = MARKER_RE.sub(fix_marker, text)
-    text = re.sub(r"[ \t]+([.,;:!?])", r"\1", text)
+    text = SPACED_MARKER_RE.sub(fix_marker, text)
     return re.sub(r"[ \t]{2,}", " ", text).strip()
 
 
@@ -114,8 +114,20 @@ def _ranked_sentences(sup: Support, passages: list[PassageIndex]) -> list[str]:
     return out + [s for n, s in ranked if n >= need and s != sup.sentence]
 
 
+def _widened(evidence: str, passages: list[PassageIndex]) -> str:
+    """The aligned window with the sentence before and after it: a version note ("New in version 1.1.")
+    or a unit often stands in a sentence of its own next to the statement it belongs to."""
+    for p in passages:
+        n = len(p.sentences)
+        for i in range(n):
+            for size in range(1, 4):
+                if i + size <= n and " ".join(p.sentences[i : i + size]) == evidence:
+                    return " ".join(p.sentences[max(0, i - 1) : i + size + 1])
+    return evidence
+
+
 def assess(claim_text: str, passages: list[PassageIndex], th: Thresholds,
-           claim_vec: np.ndarray | None = None) -> Assessment:
+           claim_vec: np.ndarray | None = None, counted: frozenset[int] = frozenset()) -> Assessment:
     """Run the number, identifier, polarity and role guards, then the support decision."""
     checks: dict[str, str] = {}
     # Sentences rather than raw text: list numbering must not count as a number in the source.
@@ -123,11 +135,11 @@ def assess(claim_text: str, passages: list[PassageIndex], th: Thresholds,
     sup = score_support(claim_text, passages, claim_vec, th.novel_specificity)
     evidence, src_n = sup.evidence or None, sup.source_n
 
-    nums = check_numbers(claim_text, joined)
+    nums = check_numbers(claim_text, joined, counted)
     if nums.status == "pass" and sup.evidence and sup.lexical >= th.lexical:
         # The number may occur elsewhere in the passage; the aligned stretch (the window of one to three
         # sentences that covers the claim best: a claim may join two of them) is what counts.
-        local = check_numbers(claim_text, sup.evidence)
+        local = check_numbers(claim_text, _widened(sup.evidence, passages), counted)
         if local.status == "conflict":
             nums = local
     checks["numbers"] = f"{nums.status}: {nums.detail}"

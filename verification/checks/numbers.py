@@ -45,7 +45,8 @@ _PATTERNS: list[tuple[str, re.Pattern[str]]] = [
                          r"(?:dollars|usd|euros?|eur|pounds|gbp)\b", re.I)),
     ("percent", re.compile(rf"(?<![\w.])({_NUM})\s?(?:%|percent\b|per cent\b|pct\b)", re.I)),
     ("version", re.compile(r"(?<![\w-])(?:v|version\s?)(\d+(?:\.\d+)*)(?![\w])", re.I)),
-    ("version", re.compile(r"(?<![\w.])(\d+\.\d+\.\d+)(?![\w.])")),
+    # A sentence's full stop may follow a version ("in 3.8.17."); another dotted part may not.
+    ("version", re.compile(r"(?<![\w.])(\d+\.\d+\.\d+)(?!\w|\.\w)")),
     ("number", re.compile(rf"(?<![\w.,])({_NUM})(?:\s?(k|m|bn)\b)?(?:st|nd|rd|th)?(?![\w])", re.I)),
     ("word", re.compile(rf"\b({_WORDNUM})(?:[- ](one|two|three|four|five|six|seven|eight|nine))?\b",
                         re.I)),
@@ -188,9 +189,12 @@ def _role(m: NumberMention) -> str | None:
     return m.unit if m.unit in UNIT_NOUNS else None
 
 
-def check_numbers(claim_text: str, passage_text: str) -> NumberCheck:
-    """Every number in the claim must appear in the passage; a rival in the same role contradicts."""
-    claim_nums = extract_numbers(claim_text)
+def check_numbers(claim_text: str, passage_text: str, counted: frozenset[int] = frozenset()) -> NumberCheck:
+    """Every number in the claim must appear in the passage; a rival in the same role contradicts.
+    A spelled-out count the answer itself backs ("three options:" and three items, see
+    `enumeration_counts`) needs no source."""
+    claim_nums = [m for m in extract_numbers(claim_text)
+                  if not (m.text.strip().isalpha() and m.key.isdigit() and int(m.key) in counted)]
     if not claim_nums:
         return NumberCheck("n/a", "no numbers")
     source_nums = extract_numbers(passage_text)
@@ -247,3 +251,31 @@ def enumeration_breaks(raws: list[str], passages: list[str]) -> dict[int, str]:
             breaks[i] = f"item {n} follows item {previous}"
         previous = n
     return breaks
+
+
+# "A, B and C" / "A, B, or C": items of up to four words joined by commas and a last "and"/"or".
+_ITEM = r"[^\s,;:()]+(?: [^\s,;:()]+){0,3}"
+# Two items joined by "and" are too common to count as an enumeration; a series has a comma.
+_SERIES = re.compile(rf"{_ITEM}(?:, {_ITEM})+,? (?:and|or) {_ITEM}")
+
+
+def enumeration_counts(raws: list[str]) -> list[frozenset[int]]:
+    """For each claim (by position), how many things the answer enumerates right there: the items of a
+    series of three or more inside the claim ("sets A, B and C", counted by its commas) and, for a lead-in ending with
+    ":", the list items that follow it. A spelled count ("three lints", "a two-stage process") that
+    matches one of these is the answer counting its own list, not a fact the source must state."""
+    out: list[frozenset[int]] = []
+    for i, raw in enumerate(raws):
+        text = re.sub(r"\s*\[\d[^\]]*\]", "", raw).strip()
+        counts = {m.group(0).count(", ") + 2 - (1 if ", and " in m.group(0) or ", or " in m.group(0) else 0)
+                  for m in _SERIES.finditer(text)}
+        if text.endswith(":"):
+            items = 0
+            for later in raws[i + 1:]:
+                if not re.match(r"^\s*(?:[-*+•]|\d{1,3}[.)])\s", later):
+                    break
+                items += 1
+            if items:
+                counts.add(items)
+        out.append(frozenset(counts))
+    return out

@@ -9,7 +9,7 @@ from time import perf_counter
 import numpy as np
 
 from .claims import extract_claims
-from .numbers import enumeration_breaks
+from .numbers import enumeration_breaks, enumeration_counts
 from .guards import Assessment, assess, bad_urls, clean_text, split_citations
 from .support import PassageIndex
 from .text import content_stems
@@ -41,20 +41,20 @@ def _embed_all(embed: Embed, claims: list[Claim], index: dict[int, PassageIndex]
 
 
 def _alternative(claim: Claim, index: dict[int, PassageIndex], exclude: Sequence[int], th: Thresholds,
-                 vec: np.ndarray | None) -> Assessment | None:
+                 vec: np.ndarray | None, counted: frozenset[int] = frozenset()) -> Assessment | None:
     """The best-supporting source among those the claim did not cite, if any supports it."""
     best: Assessment | None = None
     for n, passage in index.items():
         if n in exclude:
             continue
-        a = assess(claim.text, [passage], th, vec)
+        a = assess(claim.text, [passage], th, vec, counted)
         if a.verdict == "supported" and (best is None or a.support.lexical > best.support.lexical):
             best = a
     return best
 
 
 def _check_claim(claim: Claim, index: dict[int, PassageIndex], urls: list[str], th: Thresholds,
-                 vec: np.ndarray | None) -> tuple[ClaimVerdict, bool]:
+                 vec: np.ndarray | None, counted: frozenset[int] = frozenset()) -> tuple[ClaimVerdict, bool]:
     """Verdict for one claim and whether a guard (rather than the support score) decided it."""
     if claim.connective:
         return ClaimVerdict(claim, "supported", "connective text, nothing to check",
@@ -69,7 +69,7 @@ def _check_claim(claim: Claim, index: dict[int, PassageIndex], urls: list[str], 
         return ClaimVerdict(claim, "unsupported", f"fabricated URL: {claim_urls[0]} is not in any source",
                             checks=checks), True
     if not good:
-        alt = _alternative(claim, index, (), th, vec)
+        alt = _alternative(claim, index, (), th, vec, counted)
         hint = f"; supported by [{alt.source_n}]" if alt else ""
         if bad:
             reason = f"cites a source that does not exist ({', '.join(f'[{n}]' for n in bad)}){hint}"
@@ -77,10 +77,10 @@ def _check_claim(claim: Claim, index: dict[int, PassageIndex], urls: list[str], 
             reason = f"uncited claim{hint}"
         return ClaimVerdict(claim, "unsupported", reason, alt.evidence if alt else None,
                             alt.source_n if alt else None, checks), True
-    a = assess(claim.text, [index[n] for n in good], th, vec)
+    a = assess(claim.text, [index[n] for n in good], th, vec, counted)
     checks.update(a.checks)
     if a.verdict != "supported":
-        alt = _alternative(claim, index, good, th, vec)
+        alt = _alternative(claim, index, good, th, vec, counted)
         if alt is not None:
             cited = "".join(f"[{n}]" for n in good)
             checks["citation_target"] = f"fail: supported by [{alt.source_n}]"
@@ -117,7 +117,8 @@ def verify_answer(answer: str, sources: list[Source], *, embed: Embed | None = N
     timings["index"] = _ms(t)
 
     t = perf_counter()
-    results = [_check_claim(c, index, urls, th, None) for c in claims]
+    counts = enumeration_counts([c.raw for c in claims])
+    results = [_check_claim(c, index, urls, th, None, n) for c, n in zip(claims, counts)]
     timings["guards"] = _ms(t)
 
     # Embeddings cost ~10 ms a sentence on a CPU; most claims (and every extractive answer, which
@@ -127,7 +128,7 @@ def verify_answer(answer: str, sources: list[Source], *, embed: Embed | None = N
         t = perf_counter()
         vecs = _embed_all(embed, [claims[i] for i in undecided], index)
         for i, vec in zip(undecided, vecs):
-            results[i] = _check_claim(claims[i], index, urls, th, vec)
+            results[i] = _check_claim(claims[i], index, urls, th, vec, counts[i])
         timings["embed"] = _ms(t)
     for i, why in enumeration_breaks([c.raw for c in claims], [s.text for s in sources]).items():
         v = results[i][0]

@@ -1,0 +1,89 @@
+"""How extractive answers read: spacing around markers, captions, repeated sentences, code introductions."""
+
+from __future__ import annotations
+
+from knowledge.answering.extractive import Candidate, compose
+from knowledge.answering.passages import SourcePassage
+from knowledge.answering.units import units_of, windows
+from knowledge.parsing import parse_file
+from textcore.markers import renumber, strip_markers
+from verification.checks.guards import clean_text
+
+
+def test_removing_a_marker_keeps_the_space_before_a_word_that_starts_with_a_dot() -> None:
+    assert strip_markers("create a file named .github/workflows/ci.yml [1].") == \
+        "create a file named .github/workflows/ci.yml."
+    assert strip_markers("templates ending in .html, .htm [2] and the .. note:: directive [1].") == \
+        "templates ending in .html, .htm and the .. note:: directive."
+    assert renumber("a [3]. b [1]: c [5].", {3: 1, 1: 2}) == "a [1]. b [2]: c."
+    assert clean_text("Files ending in .xhtml [1][9]. Next [9].", {9}, []) == "Files ending in .xhtml [1]. Next."
+
+
+def _candidates(text: str, n: int = 1, score: float = 1.0) -> list[Candidate]:
+    passage = SourcePassage(n=n, hits=[], score=score, text=text)
+    units = units_of(text)
+    return [Candidate(passage, unit, score - 0.01 * unit.position, 0.9) for unit in units + windows(units)]
+
+
+def test_a_file_name_or_a_stray_code_line_is_never_a_sentence_of_the_answer() -> None:
+    units = units_of("docs/source/conf.py\n\ninvoke(cli, args=['--help'])\n\nThe default port is 8000.")
+    quotable = {u.text: u.quotable for u in units}
+    assert quotable == {"docs/source/conf.py": False, "invoke(cli, args=['--help'])": False,
+                        "The default port is 8000.": True}
+
+
+def test_code_is_introduced_by_its_sentence_not_by_the_file_name_between_them() -> None:
+    text = ("Add these lines at the top of the configuration file so autodoc finds the package.\n\n"
+            "docs/source/conf.py\n\n    import sys\n    sys.path.insert(0, '..')")
+    candidates = _candidates(text)
+    code = next(c for c in candidates if c.unit.kind == "code")
+    code.score = 5.0  # the code block is the best unit
+    answer, _ = compose(candidates)
+    assert answer.startswith("Add these lines at the top of the configuration file"), answer
+    assert "docs/source/conf.py [1]" not in answer
+    assert "```\nimport sys" in answer
+
+
+def test_a_sentence_two_sources_share_is_said_once() -> None:
+    from knowledge.answering.extractive import _render, _without_repeats
+
+    shared = "The signature must not be older than this value."
+    first = _candidates(f"SESSION_LIFETIME sets how long a session lasts in seconds here. {shared}", n=1)
+    second = _candidates(f"{shared} Sessions that are permanent use the lifetime as their expiry date.", n=2)
+    # Both passages' sentences chosen (each passage's window expanded), in reading order.
+    chosen = [c for c in first + second if c.unit.kind == "sentence"]
+    answer = _render(_without_repeats(chosen))
+    assert answer.count("older than this value") == 1, answer
+    assert answer.endswith("than this value [1]. Sessions that are permanent use the lifetime as their expiry date [2]."), \
+        answer
+
+
+SPHINX_CAPTION = """<html><body><main><h1>Deploying</h1>
+<p>Create a workflow file in your repository with the following contents:</p>
+<div class="literal-block-wrapper docutils container" id="id5">
+<div class="code-block-caption"><span class="caption-text">.github/workflows/sphinx.yml</span>
+<a class="headerlink" href="#id5" title="Permalink to this code">¶</a></div>
+<div class="highlight-yaml notranslate"><div class="highlight"><pre>name: Sphinx build
+on: push</pre></div></div></div>
+</main></body></html>"""
+
+
+def test_a_sphinx_code_caption_introduces_its_block() -> None:
+    doc = parse_file(SPHINX_CAPTION.encode(), "deploying.html")
+    text = "\n\n".join(b.text for b in doc.blocks)
+    assert ".github/workflows/sphinx.yml:\n\n    name: Sphinx build" in text, text
+    assert "¶" not in text
+
+
+def test_an_abbreviation_and_its_glossary_expansion_are_one_term_for_refusal() -> None:
+    from knowledge.answering.evidence import _without_answered_alternatives
+
+    words = {"ci": ["CI"], "continu": ["continuous"], "integr": ["integration"], "audit": ["audit"]}
+    expansions = {"CI": "continuous integration"}
+    # The passages say "CI": the spelled-out words are not missing.
+    assert _without_answered_alternatives(["continu", "integr"], {"ci", "audit"}, words, expansions) == []
+    # They say "continuous integration": "CI" is not missing either.
+    assert _without_answered_alternatives(["ci", "integr"], {"continu", "audit"}, words, expansions) == []
+    # Neither: the term is missing once, as the abbreviation.
+    assert _without_answered_alternatives(["ci", "continu", "integr", "audit"], set(), words, expansions) == \
+        ["ci", "audit"]
