@@ -151,6 +151,12 @@ def _merge_tiny(sections: list[_Section], counter: _Counter, min_tokens: int, ta
             i += 1
         if largest is not None and largest.tokens > own_tokens and largest.anchor:
             # A tiny intro merged into a real section: cite (and link) the section that holds the content.
+            # The intro's own heading stays as its first line, as the absorbed sections' headings do,
+            # so its sentences are still read under it ("--out-dir : directory to write the output in").
+            own = current.path[-1] if current.path and current.path != largest.path else ""
+            if own and own not in largest.path and not current.units[0].text.startswith(own):
+                current.units[0].sep = "\n"
+                current.units.insert(0, _Unit(own, "\n\n", counter.content([own])[0]))
             current.path, current.anchor, current.page = largest.path, largest.anchor, largest.page
         if (current.tokens < min_tokens and out and _related(current.path, out[-1].path)
                 and out[-1].tokens + current.tokens + 8 <= target):

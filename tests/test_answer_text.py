@@ -87,3 +87,24 @@ def test_an_abbreviation_and_its_glossary_expansion_are_one_term_for_refusal() -
     # Neither: the term is missing once, as the abbreviation.
     assert _without_answered_alternatives(["ci", "continu", "integr", "audit"], set(), words, expansions) == \
         ["ci", "audit"]
+
+
+def test_a_sentence_about_this_flag_is_given_the_flag_its_section_is_about() -> None:
+    from types import SimpleNamespace
+
+    from knowledge.answering.extractive import _render
+
+    # A chunk of two small sections: the first is cited under the second's heading, and keeps its own
+    # heading as its first line.
+    text = ("PRAGMA table_list\nThis pragma returns information about the tables and views in the schema.\n\n"
+            "PRAGMA table_info\nThis pragma returns one row for each normal column in the named table.")
+    hit = SimpleNamespace(text=text, heading_text="PRAGMA Statements > PRAGMA table_info")
+    passage = SourcePassage(n=1, hits=[hit], score=1.0, text=text)
+    units = [u for u in units_of(text) if u.text.startswith("This pragma")]
+    assert [u.term for u in units] == ["", ""]
+    first, second = (Candidate(passage, u) for u in units)
+    assert _render([first]) == ("table_list: This pragma returns information about the tables and views in the "
+                                "schema [1].")
+    assert _render([second]) == "table_info: This pragma returns one row for each normal column in the named table [1]."
+    # A sentence that names its subject, or follows one that did, is left as it is.
+    assert _render([second, second]).count("table_info") == 1

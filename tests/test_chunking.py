@@ -93,6 +93,18 @@ def test_tiny_sections_merge_with_related_neighbours(first, second, merged, owne
         assert [c.anchor for c in chunks] == ["first", "second"]
 
 
+def test_a_tiny_section_cited_under_its_larger_sibling_keeps_its_own_heading_line() -> None:
+    doc = _doc(_text(("Arguments", "--out-dir : directory to write the output in"),
+                     "The output will be written to this directory.", anchor="out-dir"),
+               _text(("Arguments", "--explain : explain an error"), _sentences(3), anchor="explain"))
+    chunks = chunk_document(doc, word_counter, max_tokens=256, target_tokens=200, min_tokens=20)
+    assert len(chunks) == 1 and chunks[0].anchor == "explain"
+    lines = chunks[0].text.splitlines()
+    assert lines[:2] == ["--out-dir : directory to write the output in",
+                         "The output will be written to this directory."], lines
+    assert "--explain : explain an error" in lines
+
+
 def test_tiny_last_section_merges_into_previous() -> None:
     body = _sentences(4)
     doc = _doc(_text(("Doc", "Claims"), body, anchor="claims"), _text(("Doc", "Questions"), "Ask finance.", anchor="questions"))

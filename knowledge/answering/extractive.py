@@ -20,7 +20,7 @@ from knowledge.answering.passages import SourcePassage
 from knowledge.answering.units import Unit, units_of, windows
 from knowledge.lexicon import TermStats, parse_tsvector
 from knowledge.scoring import logit, probability
-from textcore.identifiers import code_terms
+from textcore.identifiers import code_terms, identifiers
 
 MAX_STEPS = 6
 _DIGIT = re.compile(r"\d")
@@ -336,12 +336,56 @@ def _expand(chosen: list[Candidate]) -> list[Candidate]:
     return out
 
 
+# "this flag", "this pragma": a sentence that speaks of its section's subject without naming it.
+_THIS_SUBJECT = re.compile(r"\bthis (?:flag|option|switch|setting|pragma|signal|lint|directive|attribute|command|"
+                           r"function|method|variable|hook|event|parameter|argument|field|key)\b", re.I)
+
+
+def _heading_subject(passage: SourcePassage, text: str) -> str:
+    """The code or option the section holding text is about ("--crate-version : control the crate
+    version", "PRAGMA table_info", "worker_process_init"), or "" when its heading names none."""
+    probe = " ".join(text.split())[:60]
+    for hit in passage.hits:
+        at = " ".join(hit.text.split()).find(probe)
+        if at < 0:
+            continue
+        # A chunk may hold small sections merged under one heading, each led by its own heading line:
+        # the nearest such line before the sentence is its section's heading.
+        label = hit.heading_text.split(" > ")[-1]
+        start = 0  # where each paragraph starts in the space-folded text
+        for paragraph in re.split(r"\n[ \t]*\n", hit.text):
+            lines = paragraph.split("\n")
+            first = lines[0]
+            if start + len(" ".join(first.split())) > at:
+                break  # this paragraph's first line is not before the sentence
+            start += len(" ".join(paragraph.split())) + 1
+            if (len(lines) > 1 and lines[1].strip() and first.strip() and not first[0].isspace()
+                    and not re.search(r"[.!?:]$", first.strip()) and len(first.split()) <= 15):
+                label = first.strip()
+        named = [i.text for i in identifiers(label, quotes=False) if i.kind in ("code", "option")]
+        return named[0] if named else ""
+    return ""
+
+
+def _named_subject(candidate: Candidate, said: str) -> Candidate:
+    """A sentence that says "this flag" gets its section's subject as its term, unless the answer (or the
+    sentence) already names it: "--crate-version: When rustdoc receives this flag, it prints ..."."""
+    if candidate.unit.term or candidate.unit.kind == "code" or not _THIS_SUBJECT.search(candidate.text):
+        return candidate
+    subject = _heading_subject(candidate.passage, candidate.text)
+    if not subject or subject.lower() in f"{said} {candidate.text}".lower():
+        return candidate
+    unit = dataclasses.replace(candidate.unit, text=f"{subject}: {candidate.text}")
+    return Candidate(candidate.passage, unit, candidate.score, candidate.coverage, candidate.features)
+
+
 def _render(chosen: list[Candidate]) -> str:
     """Units with their markers: sentences run on, list items one per line, code as a fenced block
     (cited by the sentence that introduces it)."""
     parts: list[str] = []
     previous_term = ""
     for candidate in chosen:
+        candidate = _named_subject(candidate, "".join(parts))
         kind = candidate.unit.kind
         term = candidate.unit.term
         if term and term == previous_term and candidate.text.startswith(f"{term}: "):
