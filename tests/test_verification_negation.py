@@ -112,3 +112,30 @@ def test_clauses_are_compared_when_the_claim_is_reworded(claim: str, conflict: b
 
     source = "A maintainer of the project will answer your report within two days at most."
     assert bool(_clause_conflict(tokens(claim), [tokens(source)], 0.6)) is conflict
+
+
+@pytest.mark.parametrize("claim, conflict", [
+    # A negation reaches over the things it coordinates: "never ... or a form library".
+    ("The framework will never have a database layer or a form library.", False),
+    ("The framework will never have a database layer but it has a form library.", True),
+    # A conjunct with a verb of its own is a clause of its own.
+    ("The framework will not have a database layer and it is a form library.", True),
+])
+def test_a_negation_reaches_over_coordinated_objects(claim: str, conflict: bool) -> None:
+    from verification.checks.negation import tokens
+    from verification.checks.polarity import _clause_conflict
+
+    source = "The framework will not have a database layer. It will not have a form library."
+    assert bool(_clause_conflict(tokens(claim), [tokens(source)], 0.6)) is conflict
+
+
+@pytest.mark.parametrize("answer, faithful", [
+    ("No, not with the prefork pool: there the signal is dispatched in the parent process [1].", True),
+    ("Not for the whole file: the size reported applies to the last member only [1].", True),
+    ("With the prefork pool the signal is not dispatched in the parent process [1].", False),
+])
+def test_a_not_qualifier_before_a_colon_answers_the_question(answer: str, faithful: bool) -> None:
+    source = Source(1, "Using the prefork pool this signal is dispatched in the parent process. If a file "
+                       "consists of several members, the size reported applies to the last member only.")
+    report = verify_answer(answer, [source])
+    assert report.faithful is faithful, [(v.verdict, v.reason) for v in report.claims]

@@ -21,7 +21,10 @@ from .types import Claim, Source, Thresholds, Verdict
 
 LINK_REMOVED = "[link removed]"
 _RECORD_FIELD = re.compile(r"(?:^|;\s)[A-Z][\w ()/-]{0,40}:\s")
-_YES_NO = re.compile(r"^\s*(?:no|yes)\b[,.;:!]?\s*", re.I)
+# A leading "No," / "Yes," answers the question, and so does a short verbless "not ..." qualifier before a
+# colon ("No, not with the prefork pool: ...", "Not for the whole file: ..."): neither negates the claim.
+_YES_NO = re.compile(r"^\s*(?:(?:no|yes)\b[,.;:!]?\s*)?(?:not(?: (?!(?:is|are|was|were|be|do|does|did|can|will|has|"
+                     r"have)\b)[\w'-]+){1,5}\s*:\s+)?", re.I)
 
 
 def split_citations(claim: Claim, valid: set[int]) -> tuple[tuple[int, ...], tuple[int, ...]]:

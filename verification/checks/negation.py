@@ -142,6 +142,41 @@ def clauses(toks: list[Token]) -> list[list[Token]]:
     return [c for c in out if c]
 
 
+# A conjunct this short after "or" / "and" / "nor" is a coordinated object, not a clause of its own:
+# "will never have a database layer or a form library" never has the form library either.
+# It opens with a determiner and has no verb of its own that a tokenizer can see (no auxiliary).
+_CONJUNCT_MAX_WORDS = 3
+_COORDINATORS = frozenset({"or", "and", "nor"})
+_DETERMINERS = frozenset("a an the any its their his her other another".split())
+_AUXILIARIES = frozenset("is are was were be been being has have had do does did can could will would shall "
+                         "should may might must".split())
+
+
+def clauses_read_whole(toks: list[Token]) -> list[list[Token]]:
+    """The clauses, each short conjunct after "or"/"and" carrying the negation of the clause it
+    continues (a negation reaches over the things it coordinates)."""
+    out: list[list[Token]] = []
+    join = ""
+    current: list[Token] = []
+    joins: list[str] = []
+    for t in toks + [Token(BOUNDARY, ".", False)]:
+        if t.key == BOUNDARY:
+            if current:
+                out.append(current)
+                joins.append(join)
+            current, join = [], t.surface
+        else:
+            current.append(t)
+    for i in range(1, len(out)):
+        conjunct = out[i]
+        content = [t for t in conjunct if t.content]
+        if (joins[i] in _COORDINATORS and len(content) <= _CONJUNCT_MAX_WORDS and flips(conjunct) == 0
+                and conjunct[0].surface in _DETERMINERS and not any(t.surface in _AUXILIARIES for t in conjunct)
+                and flips(out[i - 1]) % 2 == 1):
+            out[i] = [Token(NEG, "(not)", False)] + conjunct
+    return out
+
+
 def specific(clause: list[Token]) -> set[str]:
     return {t.key for t in clause if t.content and not is_generic_stem(t.key)}
 

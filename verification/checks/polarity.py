@@ -17,7 +17,7 @@ from __future__ import annotations
 import difflib
 from dataclasses import dataclass
 
-from .negation import (NEG, Token, clause_of, clauses, flips, lexically_negative, negated_head, reaching, sense,
+from .negation import (NEG, Token, clause_of, clauses, clauses_read_whole, flips, lexically_negative, negated_head, reaching, sense,
                        specific, text_of, tokens)
 from .text import is_generic_stem
 
@@ -161,10 +161,10 @@ def _clause_conflict(claim: list[Token], sources: list[list[Token]], min_share: 
     negation must bear on a word the other side says, and not be said there in another clause ("print
     the commands that would be executed, but do not execute them"); a sentence that names both poles
     ("grant or revoke") takes no side; when several source clauses tie, one that agrees is enough."""
-    claim_clauses = clauses(claim)
+    claim_clauses = clauses_read_whole(claim)
     rows = []  # (clause, its words, its sense, the clauses of its sentence, the poles that sentence names)
     for src in sources:
-        siblings = clauses(src)
+        siblings = clauses_read_whole(src)
         poles: dict[str, set[int]] = {}
         for sibling in siblings:
             for axis, signs in sense(sibling)[1].items():
