@@ -89,9 +89,23 @@ def expand_abbreviations(text: str, glossary: dict[str, str]) -> tuple[str, dict
     return _WORD.sub(replace, text), used
 
 
+# "In which version …", "since which release", "minimum Meson version": a version number is the answer.
+_ASKS_VERSION = re.compile(r"\b(?:which|what|minimum|oldest|earliest|first)\s+(?:[\w.+-]+\s+){0,2}?"
+                           r"(?:version|release)s?\b", re.I)
+# "how many hours / ports / threads": the count is of that thing.
+_ASKS_COUNT = re.compile(r"\bhow many\s+([a-z]+)", re.I)
+
+
 def asked_fact_kinds(text: str) -> list[str]:
-    """Which kinds of fact (number, date, who, where) the question asks for."""
-    return [kind for kind, pattern in _ASKS if pattern.search(text)]
+    """Which kinds of fact (number, date, who, where, version) the question asks for; "count:<noun>" when it
+    asks how many of a named thing."""
+    kinds = [kind for kind, pattern in _ASKS if pattern.search(text)]
+    if _ASKS_VERSION.search(text):
+        kinds.append("version")
+    count = _ASKS_COUNT.search(text)
+    if count and count.group(1).lower() not in ("of", "times", "ways", "different", "more", "other"):
+        kinds.append(f"count:{count.group(1).lower()}")
+    return kinds
 
 
 def analyze(question: str, glossary: dict[str, str] | None = None) -> QueryAnalysis:

@@ -108,3 +108,19 @@ def test_a_sentence_about_this_flag_is_given_the_flag_its_section_is_about() -> 
     assert _render([second]) == "table_info: This pragma returns one row for each normal column in the named table [1]."
     # A sentence that names its subject, or follows one that did, is left as it is.
     assert _render([second, second]).count("table_info") == 1
+
+
+def test_a_version_or_a_count_of_a_named_thing_is_the_asked_fact() -> None:
+    from knowledge.answering.evidence import holds_asked_kind
+    from knowledge.query import asked_fact_kinds
+
+    assert asked_fact_kinds("In which SQLite release was the INDEXED BY clause introduced?") == ["version"]
+    assert "count:hours" in asked_fact_kinds("Within how many hours of publishing can I unpublish a package?")
+    assert not any(k.startswith("count:") for k in asked_fact_kinds("How many ways are there to do it?"))
+    # A passage about the clause that gives no release does not answer "in which release".
+    assert not holds_asked_kind(["version"], "The INDEXED BY clause is not a hinting mechanism.")
+    assert holds_asked_kind(["version"], "INDEXED BY was added in 3.6.4.")
+    # "how many hours" is not answered by any digit.
+    asks = asked_fact_kinds("Within how many hours of publishing can I unpublish a package?")
+    assert not holds_asked_kind(asks, "Version 1.0.2 cannot be published again after it is unpublished.")
+    assert holds_asked_kind(asks, "You can unpublish within 72 hours of publishing.")

@@ -25,6 +25,7 @@ _DATE = re.compile(r"\b(\d{4}-\d{2}-\d{2}|\d{1,2} (jan|feb|mar|apr|may|jun|jul|a
                    r"(jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)\w* \d{1,2}|monday|tuesday|wednesday|"
                    r"thursday|friday|saturday|sunday|q[1-4]|\d{1,2}(st|nd|rd|th)|before|after|within|by)\b", re.I)
 _DEFAULT = re.compile(r"\bdefault", re.I)
+_VERSION = re.compile(r"\b\d+\.\d+|\b(?:version|release|v)\s?\d", re.I)
 # An unseen word counts at most this many times: three unknown words already say "not in the corpus".
 _UNSEEN_CAP = 3.0
 
@@ -52,14 +53,27 @@ class Evidence:
 
 
 def holds_asked_kind(asks_for: list[str], text: str) -> bool:
-    """The text holds the kind of fact the question asks for (a number, a date, a default), if any."""
+    """The text holds the kind of fact the question asks for (a number, a date, a default, a version, a count
+    of the thing asked about), if any."""
     if "number" in asks_for and not _DIGIT.search(text):
         return False
     if "date" in asks_for and not (_DIGIT.search(text) or _DATE.search(text)):
         return False
     if "default" in asks_for and not _DEFAULT.search(text):
         return False
+    if "version" in asks_for and not _VERSION.search(text):
+        return False
+    for kind in asks_for:
+        if kind.startswith("count:") and not _counts(kind[6:], text):
+            return False
     return True
+
+
+def _counts(noun: str, text: str) -> bool:
+    """The text gives a number of `noun` ("48 hours", "up to 1000 ports", "three threads")."""
+    stem = noun[:-1] if noun.endswith("s") and len(noun) > 3 else noun
+    return bool(re.search(rf"(?:\d[\d,.]*|\b(?:one|two|three|four|five|six|seven|eight|nine|ten|twelve|"
+                          rf"twenty|hundred|thousand))\W+(?:\w+\W+){{0,2}}?{re.escape(stem)}", text, re.I))
 
 
 def _without_answered_alternatives(missing: list[str], present: set[str], words: dict[str, list[str]],
@@ -138,7 +152,8 @@ def assess(query: QueryAnalysis, lexemes: list[str], passages: list[SourcePassag
     if features["identifier_on_top"]:
         reasons.append(f"the best passage is about {', '.join(query.strict_identifiers)}")
     if features["fact_missing"]:
-        reasons.append(f"the question asks for a {query.asks_for[0]} and the passages give none")
+        asked = query.asks_for[0].replace("count:", "number of ")
+        reasons.append(f"the question asks for a {asked} and the passages give none")
     if not passages or not chosen:
         decision = "refuse"
         strength = 0.0
