@@ -124,3 +124,21 @@ def test_a_version_or_a_count_of_a_named_thing_is_the_asked_fact() -> None:
     asks = asked_fact_kinds("Within how many hours of publishing can I unpublish a package?")
     assert not holds_asked_kind(asks, "Version 1.0.2 cannot be published again after it is unpublished.")
     assert holds_asked_kind(asks, "You can unpublish within 72 hours of publishing.")
+
+
+def test_a_how_to_answer_reads_on_through_the_next_commands() -> None:
+    text = ("You can either clone the public repository:\n\n    $ git clone https://example.org/requests.git\n\n"
+            "Or, download the tarball:\n\n    $ curl -OL https://example.org/requests/tarball/main\n\n"
+            "You should see something like this:\n\n"
+            "Once you have a copy of the source, install it into your site-packages easily:\n\n"
+            "    $ cd requests\n    $ python -m pip install .")
+    candidates = _candidates(text)
+    lead = next(c for c in candidates if c.unit.kind == "lead")
+    lead.score = 5.0  # the first lead-in is the best unit
+    how_to, _ = compose(candidates, ["procedure"])
+    assert "$ git clone" in how_to and "$ curl -OL" in how_to and "python -m pip install ." in how_to, how_to
+    # A lead-in whose picture the answer cannot show is left out.
+    assert "something like this" not in how_to
+    # Any other question gets the command the best lead-in introduces, and no more.
+    other, _ = compose(candidates, [])
+    assert "$ git clone" in other and "$ curl" not in other, other

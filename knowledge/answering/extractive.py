@@ -190,6 +190,35 @@ def _steps(best: Candidate, candidates: list[Candidate]) -> list[Candidate]:
     return picked or [best]
 
 
+def _next_steps(chosen: list[Candidate], candidates: list[Candidate]) -> list[Candidate]:
+    """For a how-to question answered by a command: the passage's next steps, read on in order while they
+    are sentences, lead-ins and code ("Or, download the tarball: …", "Once you have a copy, install it: …"),
+    up to MAX_STEPS units in all and about 900 characters; a lead-in comes with the code or list it
+    introduces or not at all."""
+    last = chosen[-1]
+    same = sorted((c for c in candidates if c.passage.n == last.passage.n and c.position > last.position
+                   and c.unit.kind != "window"), key=lambda c: c.position)
+    out: list[Candidate] = []
+    length = sum(len(c.text) for c in chosen)
+    position = last.position
+    for candidate in same:
+        if candidate.position != position + 1 or len(chosen) + len(out) >= MAX_STEPS:
+            break
+        if not (candidate.unit.quotable or candidate.unit.kind in ("lead", "code")):
+            break
+        position = candidate.position
+        nxt = next((c for c in same if c.position == position + 1), None)
+        if candidate.unit.kind == "lead" and (nxt is None or nxt.unit.kind not in ("code", "item")):
+            continue  # "You should see something like this:" introduces a picture the answer cannot show
+        length += len(candidate.text)
+        if length > 900:
+            break
+        out.append(candidate)
+    while out and out[-1].unit.kind == "lead":
+        out.pop()
+    return out
+
+
 def _list_after(lead: Candidate, candidates: list[Candidate]) -> list[Candidate]:
     """What a lead-in ("The boolean can be one of:", "Run this command:") introduces: its list items,
     or the code block right after it."""
@@ -235,15 +264,18 @@ def compose(candidates: list[Candidate], asks_for: list[str] | None = None) -> t
     if not ranked:
         return "", []
     top = ranked[0]
+    how_to = bool(asks_for) and "procedure" in asks_for and len(asks_for) == 1
     if top.unit.kind == "lead":
         follow = _list_after(top, candidates)
         if follow:
             chosen = [top] + follow
+            chosen += _next_steps(chosen, candidates) if how_to else []
             return _render(chosen), chosen
     if top.unit.kind == "code":
         intro = _introduction(top, candidates)
         if intro is not None:
             chosen = [intro, top]
+            chosen += _next_steps(chosen, candidates) if how_to else []
             return _render(chosen), chosen
     quotable = [c for c in ranked if c.unit.quotable]
     if not quotable:
@@ -251,6 +283,7 @@ def compose(candidates: list[Candidate], asks_for: list[str] | None = None) -> t
     best = quotable[0]
     if best.unit.kind == "window" and best.unit.parts[0].kind == "lead" and best.unit.parts[1].kind == "code":
         chosen = _expand([best])
+        chosen += _next_steps(chosen, candidates) if how_to else []
         return _render(chosen), chosen
     if asks_for and "procedure" in asks_for and len(asks_for) == 1:
         steps = _steps(best, candidates)
