@@ -103,7 +103,7 @@ def asked_fact_kinds(text: str) -> list[str]:
     if _ASKS_VERSION.search(text):
         kinds.append("version")
     count = _ASKS_COUNT.search(text)
-    if count and count.group(1).lower() not in ("of", "times", "ways", "different", "more", "other"):
+    if count and count.group(1).lower() not in ("of", "ways", "different", "more", "other"):
         kinds.append(f"count:{count.group(1).lower()}")
     return kinds
 
