@@ -133,7 +133,7 @@ def main() -> int:
 
     django.setup()
     from knowledge import fitted
-    from knowledge.answering import extractive
+    from knowledge.answering import compose as composing, extractive
     from knowledge.answering import evidence as evidence_mod
     from knowledge.answering.passages import build_passages
     from knowledge.answering.service import AskOptions, answer_question
@@ -247,7 +247,7 @@ def main() -> int:
                                       "max_units": cap}
                     held, units = 0, 0
                     for hint, scored, asks in cached:
-                        text, chosen = extractive.compose(scored, asks)
+                        text, chosen = composing.compose(scored, asks)
                         held += hint in _norm(text)
                         units += len(chosen)
                     value = held / len(cached) - 0.01 * units / len(cached)
@@ -268,7 +268,7 @@ def main() -> int:
         scored = extractive.score_candidates(candidates.lexemes, passages, stats, query.asks_for, query.identifiers,
                                              embed=ctx.providers.embedder.embed, query_vector=vector)
         scored = extractive.about_identifiers(scored, query.strict_identifiers)
-        _, chosen = extractive.compose(scored, query.asks_for)
+        _, chosen = composing.compose(scored, query.asks_for)
         best = max((c.score for c in scored), default=0.0)
         features, _, _ = evidence_mod.features_for(query, candidates.lexemes, passages, stats, chosen, best)
         rows.append(features)

@@ -2,7 +2,8 @@
 
 from __future__ import annotations
 
-from knowledge.answering.extractive import Candidate, compose
+from knowledge.answering.compose import compose
+from knowledge.answering.extractive import Candidate
 from knowledge.answering.passages import SourcePassage
 from knowledge.answering.units import units_of, windows
 from knowledge.parsing import parse_file
@@ -45,7 +46,7 @@ def test_code_is_introduced_by_its_sentence_not_by_the_file_name_between_them() 
 
 
 def test_a_sentence_two_sources_share_is_said_once() -> None:
-    from knowledge.answering.extractive import _render, _without_repeats
+    from knowledge.answering.compose import _render, _without_repeats
 
     shared = "The signature must not be older than this value."
     first = _candidates(f"SESSION_LIFETIME sets how long a session lasts in seconds here. {shared}", n=1)
@@ -92,7 +93,7 @@ def test_an_abbreviation_and_its_glossary_expansion_are_one_term_for_refusal() -
 def test_a_sentence_about_this_flag_is_given_the_flag_its_section_is_about() -> None:
     from types import SimpleNamespace
 
-    from knowledge.answering.extractive import _render
+    from knowledge.answering.compose import _render
 
     # A chunk of two small sections: the first is cited under the second's heading, and keeps its own
     # heading as its first line.

@@ -54,7 +54,8 @@ def test_markup_residue_reads_prose_not_quoted_code() -> None:
 
 
 def test_a_directive_term_is_quoted_as_code_in_the_answer() -> None:
-    from knowledge.answering.extractive import Candidate, _render
+    from knowledge.answering.compose import _render
+    from knowledge.answering.extractive import Candidate
     from knowledge.answering.passages import SourcePassage
     from knowledge.answering.units import units_of
 

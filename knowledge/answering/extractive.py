@@ -1,12 +1,12 @@
 """The offline generator: an answer built only from the best supporting units of the passages.
 
+This module scores the units of the passages; `compose` puts the answer together from the best ones.
 It never writes a word that is not in the sources, apart from the [n] markers, a definition's
 term put back in front of its sentence, and a table row's column headers placed before its values.
 """
 
 from __future__ import annotations
 
-import dataclasses
 import re
 import textwrap
 from dataclasses import dataclass, field
@@ -15,14 +15,12 @@ import numpy as np
 from django.db import connection
 
 from knowledge import fitted
-from knowledge.answering.evidence import holds_asked_kind
 from knowledge.answering.passages import SourcePassage
 from knowledge.answering.units import Unit, units_of, windows
 from knowledge.lexicon import TermStats, parse_tsvector
 from knowledge.scoring import logit, probability
-from textcore.identifiers import code_terms, identifiers
+from textcore.identifiers import code_terms
 
-MAX_STEPS = 6
 _DIGIT = re.compile(r"\d")
 _DEFAULT = re.compile(r"\bdefault", re.I)
 # A key or key combination to press ("Ctrl-click", "Shift+Tab", "press Enter"): an instruction's action.
@@ -165,88 +163,6 @@ def rescore_densely(candidates: list[Candidate], embed, query_vector) -> None:
         candidate.score *= _UNEMBEDDED
 
 
-def _steps(best: Candidate, candidates: list[Candidate]) -> list[Candidate]:
-    """For a how-to question: the best passage's list (or its units) in order, from its lead-in."""
-    if best.unit.kind == "window":
-        best = Candidate(best.passage, best.unit.parts[0], best.score, best.coverage, best.features)
-    same = sorted((c for c in candidates if c.passage.n == best.passage.n and c.unit.kind != "window"),
-                  key=lambda c: c.position)
-    items = [c for c in same if c.unit.kind == "item"]
-    if len(items) >= 2:
-        first = items[0].position
-        lead = next((c for c in reversed(same) if c.position < first and c.unit.kind in ("lead", "sentence")),
-                    None)
-        run = [c for c in items if c.unit.paragraph == items[0].unit.paragraph][:MAX_STEPS]
-        return ([lead] if lead is not None and lead.unit.paragraph == items[0].unit.paragraph else []) + run
-    start = max(0, min(best.position, 1) if best.position <= 2 else best.position - 1)
-    picked, length = [], 0
-    for candidate in same:
-        if candidate.position < start or not (candidate.unit.quotable or candidate.unit.kind in ("lead", "code")):
-            continue
-        if len(picked) >= MAX_STEPS or length > 900:
-            break
-        picked.append(candidate)
-        length += len(candidate.text)
-    return picked or [best]
-
-
-def _next_steps(chosen: list[Candidate], candidates: list[Candidate]) -> list[Candidate]:
-    """For a how-to question answered by a command: the passage's next steps, read on in order while they
-    are sentences, lead-ins and code ("Or, download the tarball: …", "Once you have a copy, install it: …"),
-    up to MAX_STEPS units in all and about 900 characters; a lead-in comes with the code or list it
-    introduces or not at all."""
-    last = chosen[-1]
-    same = sorted((c for c in candidates if c.passage.n == last.passage.n and c.position > last.position
-                   and c.unit.kind != "window"), key=lambda c: c.position)
-    out: list[Candidate] = []
-    length = sum(len(c.text) for c in chosen)
-    position = last.position
-    for candidate in same:
-        if candidate.position != position + 1 or len(chosen) + len(out) >= MAX_STEPS:
-            break
-        if not (candidate.unit.quotable or candidate.unit.kind in ("lead", "code")):
-            break
-        position = candidate.position
-        nxt = next((c for c in same if c.position == position + 1), None)
-        if candidate.unit.kind == "lead" and (nxt is None or nxt.unit.kind not in ("code", "item")):
-            continue  # "You should see something like this:" introduces a picture the answer cannot show
-        length += len(candidate.text)
-        if length > 900:
-            break
-        out.append(candidate)
-    while out and out[-1].unit.kind == "lead":
-        out.pop()
-    return out
-
-
-def _list_after(lead: Candidate, candidates: list[Candidate]) -> list[Candidate]:
-    """What a lead-in ("The boolean can be one of:", "Run this command:") introduces: its list items,
-    or the code block right after it."""
-    same = sorted((c for c in candidates if c.passage.n == lead.passage.n and c.position > lead.position
-                   and c.unit.kind != "window"), key=lambda c: c.position)
-    if same and same[0].position == lead.position + 1 and same[0].unit.kind == "code":
-        return [same[0]]
-    run: list[Candidate] = []
-    for candidate in same:
-        if candidate.unit.kind != "item" or candidate.position != (run[-1].position if run else lead.position) + 1:
-            break
-        run.append(candidate)
-    return run[:MAX_STEPS]
-
-
-def _introduction(code: Candidate, candidates: list[Candidate]) -> Candidate | None:
-    """The sentence right before a code block, which says what the code does; a stray fragment between
-    them (a file name left as a line of its own) is passed over."""
-    before = sorted((c for c in candidates if c.passage.n == code.passage.n and c.unit.kind != "window"
-                     and code.position - 2 <= c.position < code.position), key=lambda c: -c.position)
-    for candidate in before:
-        if candidate.unit.kind == "lead" or (candidate.unit.kind in ("sentence", "item") and candidate.unit.quotable):
-            return candidate
-        if candidate.unit.kind not in ("sentence", "item"):
-            break
-    return None
-
-
 def about_identifiers(scored: list, strict_ids: list[str]) -> list:
     """When the question names a code or an option (E4012, --soft), only units about it may answer: the
     text of its own section or a sentence naming it, never an overview that merely ranks higher."""
@@ -254,206 +170,3 @@ def about_identifiers(scored: list, strict_ids: list[str]) -> list:
         return scored
     about = [c for c in scored if c.features.get("identifier_match")]
     return about or scored
-
-
-def compose(candidates: list[Candidate], asks_for: list[str] | None = None) -> tuple[str, list[Candidate]]:
-    """The best unit, then up to two more nearly as good, in reading order, each with its [n]; a
-    lead-in brings the list or code it introduces, code comes with the sentence that introduces it,
-    and a how-to question gets the best passage's steps in order."""
-    ranked = sorted(candidates, key=lambda c: c.score, reverse=True)
-    if not ranked:
-        return "", []
-    top = ranked[0]
-    how_to = bool(asks_for) and "procedure" in asks_for and len(asks_for) == 1
-    if top.unit.kind == "lead":
-        follow = _list_after(top, candidates)
-        if follow:
-            chosen = [top] + follow
-            chosen += _next_steps(chosen, candidates) if how_to else []
-            return _render(chosen), chosen
-    if top.unit.kind == "code":
-        intro = _introduction(top, candidates)
-        if intro is not None:
-            chosen = [intro, top]
-            chosen += _next_steps(chosen, candidates) if how_to else []
-            return _render(chosen), chosen
-    quotable = [c for c in ranked if c.unit.quotable]
-    if not quotable:
-        return "", []
-    best = quotable[0]
-    if best.unit.kind == "window" and best.unit.parts[0].kind == "lead" and best.unit.parts[1].kind == "code":
-        chosen = _expand([best])
-        chosen += _next_steps(chosen, candidates) if how_to else []
-        return _render(chosen), chosen
-    if asks_for and "procedure" in asks_for and len(asks_for) == 1:
-        steps = _steps(best, candidates)
-        if len(steps) > 1:
-            return _render(steps), steps
-    chosen = [best]
-    for candidate in quotable[1:]:
-        if sum(len(c.unit.parts) or 1 for c in chosen) >= fitted.COMPOSE["max_units"]:
-            break
-        same_passage = candidate.passage.n == best.passage.n
-        ratio = fitted.COMPOSE["same_passage"] if same_passage else fitted.COMPOSE["other_passage"]
-        if candidate.score < ratio * best.score or candidate.coverage < fitted.COMPOSE["min_coverage"]:
-            continue
-        if any(_overlaps(candidate, c) or _near_duplicate(candidate.text, c.text) for c in chosen):
-            continue
-        chosen.append(candidate)
-    chosen = _with_what_leads_introduce(_expand(chosen), candidates)
-    chosen += _asked_kind(chosen, quotable, asks_for or [], best)
-    chosen.sort(key=lambda c: (c.passage.n != best.passage.n, c.passage.n, c.position))
-    chosen = _without_repeats(chosen)
-    return _render(chosen), chosen
-
-
-def _without_repeats(chosen: list[Candidate]) -> list[Candidate]:
-    """A sentence two sources share (the same warning in two sections) is said once, where it first comes."""
-    out: list[Candidate] = []
-    for candidate in chosen:
-        if candidate.unit.kind in ("sentence", "item") and any(
-                o.unit.kind in ("sentence", "item") and _near_duplicate(candidate.text, o.text) for o in out):
-            continue
-        out.append(candidate)
-    return out
-
-
-# The share of the best unit's score a unit holding the asked kind of fact needs to join an answer that
-# lacks it (chosen on dev between 0.3 and 0.5: asked fact 0.593 / 0.589, answered 0.845 / 0.838).
-_ASKED_KIND_RATIO = 0.3
-
-
-def _asked_kind(chosen: list[Candidate], quotable: list[Candidate], asks_for: list[str],
-                best: Candidate) -> list[Candidate]:
-    """When the question asks for a number, a date or a default and the chosen units give none, the best
-    unit that does (nearly as relevant) joins the answer."""
-    if holds_asked_kind(asks_for, " ".join(c.text for c in chosen)):
-        return []
-    for candidate in quotable:
-        if candidate.score < _ASKED_KIND_RATIO * best.score:
-            break
-        if holds_asked_kind(asks_for, candidate.text) and not any(_overlaps(candidate, c) for c in chosen):
-            return _expand([candidate])
-    return []
-
-
-def _with_what_leads_introduce(chosen: list[Candidate], candidates: list[Candidate]) -> list[Candidate]:
-    """A chosen lead-in ("to enable it you can either:") never ends an answer: its list items or code
-    block come with it, as when the lead-in is the best unit."""
-    out = list(chosen)
-    for candidate in chosen:
-        if candidate.unit.kind != "lead":
-            continue
-        for follow in _list_after(candidate, candidates):
-            if not any(o.passage.n == follow.passage.n and o.position == follow.position for o in out):
-                out.append(follow)
-    return out
-
-
-def _positions(candidate: Candidate) -> set[int]:
-    return {p.position for p in candidate.unit.parts} or {candidate.position}
-
-
-def _overlaps(a: Candidate, b: Candidate) -> bool:
-    return a.passage.n == b.passage.n and bool(_positions(a) & _positions(b))
-
-
-def _expand(chosen: list[Candidate]) -> list[Candidate]:
-    """Windows replaced by their two units (each rendered in its own way)."""
-    out: list[Candidate] = []
-    for candidate in chosen:
-        parts = candidate.unit.parts or (candidate.unit,)
-        for unit in parts:
-            if not any(o.passage.n == candidate.passage.n and o.position == unit.position for o in out):
-                out.append(Candidate(candidate.passage, unit, candidate.score, candidate.coverage, candidate.features))
-    return out
-
-
-# "this flag", "this pragma": a sentence that speaks of its section's subject without naming it.
-_THIS_SUBJECT = re.compile(r"\bthis (?:flag|option|switch|setting|pragma|signal|lint|directive|attribute|command|"
-                           r"function|method|variable|hook|event|parameter|argument|field|key)\b", re.I)
-
-
-def _heading_subject(passage: SourcePassage, text: str) -> str:
-    """The code or option the section holding text is about ("--crate-version : control the crate
-    version", "PRAGMA table_info", "worker_process_init"), or "" when its heading names none."""
-    probe = " ".join(text.split())[:60]
-    for hit in passage.hits:
-        at = " ".join(hit.text.split()).find(probe)
-        if at < 0:
-            continue
-        # A chunk may hold small sections merged under one heading, each led by its own heading line:
-        # the nearest such line before the sentence is its section's heading.
-        label = hit.heading_text.split(" > ")[-1]
-        start = 0  # where each paragraph starts in the space-folded text
-        for paragraph in re.split(r"\n[ \t]*\n", hit.text):
-            lines = paragraph.split("\n")
-            first = lines[0]
-            if start + len(" ".join(first.split())) > at:
-                break  # this paragraph's first line is not before the sentence
-            start += len(" ".join(paragraph.split())) + 1
-            if (len(lines) > 1 and lines[1].strip() and first.strip() and not first[0].isspace()
-                    and not re.search(r"[.!?:]$", first.strip()) and len(first.split()) <= 15):
-                label = first.strip()
-        named = [i.text for i in identifiers(label, quotes=False) if i.kind in ("code", "option")]
-        return named[0] if named else ""
-    return ""
-
-
-def _named_subject(candidate: Candidate, said: str) -> Candidate:
-    """A sentence that says "this flag" gets its section's subject as its term, unless the answer (or the
-    sentence) already names it: "--crate-version: When rustdoc receives this flag, it prints ..."."""
-    if candidate.unit.term or candidate.unit.kind == "code" or not _THIS_SUBJECT.search(candidate.text):
-        return candidate
-    subject = _heading_subject(candidate.passage, candidate.text)
-    if not subject or subject.lower() in f"{said} {candidate.text}".lower():
-        return candidate
-    unit = dataclasses.replace(candidate.unit, text=f"{subject}: {candidate.text}")
-    return Candidate(candidate.passage, unit, candidate.score, candidate.coverage, candidate.features)
-
-
-def _render(chosen: list[Candidate]) -> str:
-    """Units with their markers: sentences run on, list items one per line, code as a fenced block
-    (cited by the sentence that introduces it)."""
-    parts: list[str] = []
-    previous_term = ""
-    for candidate in chosen:
-        candidate = _named_subject(candidate, "".join(parts))
-        kind = candidate.unit.kind
-        term = candidate.unit.term
-        if term and term == previous_term and candidate.text.startswith(f"{term}: "):
-            # The same definition's next sentence: its term was just said.
-            candidate = Candidate(candidate.passage, dataclasses.replace(candidate.unit, text=candidate.text[len(term) + 2:]),
-                                  candidate.score, candidate.coverage, candidate.features)
-        previous_term = term
-        if kind == "code":
-            parts.append("\n```\n" + textwrap.dedent(candidate.text).strip("\n") + "\n```\n")
-            continue
-        line = _with_marker(candidate)
-        if kind == "item":
-            parts.append("\n- " + line)
-        elif parts and (parts[-1].startswith("\n- ") or parts[-1].endswith("```\n")):
-            parts.append("\n" + line)
-        else:
-            parts.append((" " if parts else "") + line)
-    return "".join(parts).strip()
-
-
-# A definition whose term is a directive's own syntax (".. ifconfig::", Sphinx's directive reference):
-# the term is code, quoted as code, not reST left in the prose.
-# Anywhere in a sentence ("object descriptions (.. class::, .. function:: etc.)") it is quoted the same way.
-_DIRECTIVE_TERM = re.compile(r"(?<![`\w])(\.\. [a-z][\w:-]*::)(?=[\s,;.)]|$)")
-
-
-def _with_marker(candidate: Candidate) -> str:
-    text = _DIRECTIVE_TERM.sub(r"`\1`", " ".join(candidate.text.split()))
-    if text.endswith(":"):
-        return f"{text[:-1].rstrip()} [{candidate.passage.n}]:"
-    end = text[-1] if text[-1] in ".!?" else "."
-    body = text[:-1] if text[-1] in ".!?" else text
-    return f"{body} [{candidate.passage.n}]{end}"
-
-
-def _near_duplicate(a: str, b: str) -> bool:
-    wa, wb = set(a.lower().split()), set(b.lower().split())
-    return bool(wa and wb) and len(wa & wb) / min(len(wa), len(wb)) > 0.8

@@ -11,6 +11,7 @@ from dataclasses import dataclass, field
 from django.conf import settings
 
 from knowledge.answering import cache as answer_cache
+from knowledge.answering import compose as composing
 from knowledge.answering import evidence as evidence_mod
 from knowledge.answering import extractive, graph, store
 from knowledge.answering.currency import demote_superseded
@@ -175,7 +176,7 @@ def gather(query, vector, collection_ids: list[int], providers: AnsweringProvide
     scored = extractive.score_candidates(candidates.lexemes, passages, stats, query.asks_for, query.identifiers,
                                          embed=cached_embed(providers.embedder), query_vector=vector)
     scored = extractive.about_identifiers(scored, query.strict_identifiers)
-    draft, chosen = extractive.compose(scored, query.asks_for)
+    draft, chosen = composing.compose(scored, query.asks_for)
     best_unit = max((c.score for c in scored), default=0.0)
     evidence = evidence_mod.assess(query, candidates.lexemes, passages, stats, chosen, best_unit)
     timer.stage("assess", started)

@@ -6,6 +6,9 @@ import re
 from dataclasses import dataclass
 from decimal import Decimal, InvalidOperation
 
+from textcore.markers import strip_markers
+from textcore.sentences import LIST_ITEM
+
 from .identifiers import code_spans
 from .text import STOPWORDS, stem
 
@@ -266,13 +269,13 @@ def enumeration_counts(raws: list[str]) -> list[frozenset[int]]:
     matches one of these is the answer counting its own list, not a fact the source must state."""
     out: list[frozenset[int]] = []
     for i, raw in enumerate(raws):
-        text = re.sub(r"\s*\[\d[^\]]*\]", "", raw).strip()
+        text = strip_markers(raw)
         counts = {m.group(0).count(", ") + 2 - (1 if ", and " in m.group(0) or ", or " in m.group(0) else 0)
                   for m in _SERIES.finditer(text)}
         if text.endswith(":"):
             items = 0
             for later in raws[i + 1:]:
-                if not re.match(r"^\s*(?:[-*+•]|\d{1,3}[.)])\s", later):
+                if not LIST_ITEM.match(later):
                     break
                 items += 1
             if items:
