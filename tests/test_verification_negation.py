@@ -140,3 +140,23 @@ def test_a_not_qualifier_before_a_colon_answers_the_question(answer: str, faithf
                        "consists of several members, the size reported applies to the last member only.")
     report = verify_answer(answer, [source])
     assert report.faithful is faithful, [(v.verdict, v.reason) for v in report.claims]
+
+
+@pytest.mark.parametrize("source, faithful", [
+    # "Laptops are replaced, phones are not": the negated clause ends on its negation and borrows the
+    # predicate of the clause before it.
+    ("Laptops are replaced by the service desk every three years, phones are not (the carrier handles them).",
+     True),
+    ("Laptops are replaced by the service desk every three years, phones as well (the carrier helps).", False),
+])
+def test_a_clause_ending_on_its_negation_negates_the_clause_before(source: str, faithful: bool) -> None:
+    report = verify_answer("Phones are not replaced by the service desk every three years [1].", [Source(1, source)])
+    assert report.faithful is faithful, [(v.verdict, v.reason) for v in report.claims]
+
+
+def test_a_lower_case_part_of_a_hyphenated_name_names_nothing() -> None:
+    from verification.checks.names import check_names
+
+    source = "Each node moves to the centre of its Voronoi cell."
+    assert check_names("A Voronoi-based heuristic moves each node.", source).status == "pass"
+    assert check_names("A Delaunay-based heuristic moves each node.", source).status == "missing"

@@ -105,6 +105,13 @@ def _same_clause_parity(claim: list[Token], source: list[Token], edit: "_Edit") 
     return flips(claim[cs:ce]) % 2 == flips(source[ss:se]) % 2
 
 
+def _elliptic(clause: list[Token]) -> bool:
+    """A clause that ends on its negation ("options are documented, arguments are not"): it negates the
+    predicate of the clause before it, so it may say what the other side negates in full."""
+    negs = [i for i, t in enumerate(clause) if t.key == NEG]
+    return len(negs) % 2 == 1 and not any(t.content for t in clause[negs[-1] + 1:])
+
+
 def _scope_conflict(claim: list[Token], source: list[Token], min_context: int) -> str | None:
     """A clause negated on one side whose counterpart clause (same negated word, at least min_context
     other specific words in common) on the other side has no negation."""
@@ -118,7 +125,7 @@ def _scope_conflict(claim: list[Token], source: list[Token], min_context: int) -
             twins = [c for c in others if head in specific(c) and len(context & specific(c)) >= min_context]
             # The other side negates the same word in another clause ("print the commands that would be
             # executed, but do not execute them"): it says the same.
-            negated_there = any(negated_head(c) == head for c in others)
+            negated_there = any(negated_head(c) == head for c in others) or any(_elliptic(c) for c in others)
             if twins and not negated_there and not any(t.key == NEG for c in twins for t in c) \
                     and not any(lexically_negative(c) for c in twins):
                 word = next(t.surface for t in clause if t.key == head)
@@ -199,7 +206,7 @@ def _disagreement(clause: list[Token], claim_clauses: list[list[Token]], row: tu
     negated, other_words, other_clauses = ((clause, twin_words, siblings) if sign < 0
                                            else (twin, specific(clause), claim_clauses))
     head = negated_head(negated)
-    if head is None or head not in other_words or any(negated_head(c) == head for c in other_clauses):
+    if head is None or head not in other_words or any(negated_head(c) == head or _elliptic(c) for c in other_clauses):
         return None
     return (f"clause '{text_of(clause)}' {'negates' if sign < 0 else 'affirms'} what the source clause "
             f"'{text_of(twin)}' {'negates' if twin_sign < 0 else 'affirms'}")
