@@ -160,3 +160,30 @@ def test_a_lower_case_part_of_a_hyphenated_name_names_nothing() -> None:
     source = "Each node moves to the centre of its Voronoi cell."
     assert check_names("A Voronoi-based heuristic moves each node.", source).status == "pass"
     assert check_names("A Delaunay-based heuristic moves each node.", source).status == "missing"
+
+
+@pytest.mark.parametrize("answer, faithful", [
+    # "will not be able to remove" negates "remove" as "cannot remove" does.
+    ("The agent cannot remove every secret from the logs [1].", True),
+    ("The agent can remove every secret from the logs [1].", False),
+])
+def test_not_being_able_to_is_a_negation_of_the_verb(answer: str, faithful: bool) -> None:
+    source = Source(1, "Note that the agent will not be able to remove every secret from the logs.")
+    report = verify_answer(answer, [source])
+    assert report.faithful is faithful, [(v.verdict, v.reason) for v in report.claims]
+
+
+@pytest.mark.parametrize("answer, faithful", [
+    # A lead-in sums up the list that follows; its items carry the facts and are checked.
+    ("Getting a badge takes a little paperwork [1]:\n1. Fill in the access form [1].\n"
+     "2. Bring photo ID to reception [1].", True),
+    # The guards still bear on it: a code the source never names is flagged.
+    ("Getting a BADGE-7 pass takes a little paperwork [1]:\n1. Fill in the access form [1].\n"
+     "2. Bring photo ID to reception [1].", False),
+    # Without a list after it, the sentence is an ordinary claim.
+    ("Getting a badge takes a little paperwork [1].", False),
+])
+def test_a_lead_in_to_a_list_is_checked_by_its_items(answer: str, faithful: bool) -> None:
+    source = Source(1, "To request building access, fill in the access form. Then bring photo ID to reception.")
+    report = verify_answer(answer, [source])
+    assert report.faithful is faithful, [(v.verdict, v.reason) for v in report.claims]

@@ -78,6 +78,8 @@ def _tokens(text: str) -> tuple[Token, ...]:
     text = re.sub(r"\bwon't\b", "will not", text)
     text = re.sub(r"n't\b", " not", text)
     text = re.sub(r"\bno longer\b", "not", text)
+    # "will not be able to remove" negates "remove" as "cannot remove" does.
+    text = re.sub(r"\b(?:be|being|been) able to\b", " ", text)
     # "neither A nor B" negates once: the "nor" only joins the second item.
     text = re.sub(r"\b(neither\b[^.;:]*?)\bnor\b", r"\1 or", text)
     out: list[Token] = []

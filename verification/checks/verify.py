@@ -9,6 +9,8 @@ from time import perf_counter
 import numpy as np
 
 from .claims import extract_claims
+from textcore.markers import strip_markers
+from textcore.sentences import LIST_ITEM
 from .numbers import enumeration_breaks, enumeration_counts
 from .guards import Assessment, assess, bad_urls, clean_text, split_citations
 from .support import PassageIndex
@@ -89,6 +91,12 @@ def _check_claim(claim: Claim, index: dict[int, PassageIndex], urls: list[str], 
     return ClaimVerdict(claim, a.verdict, a.reason, a.evidence, a.source_n, checks), a.hard
 
 
+def _lead_ins(raws: list[str]) -> list[int]:
+    """Positions of claims that end with ":" and are followed by list items."""
+    return [i for i, raw in enumerate(raws[:-1])
+            if strip_markers(raw).rstrip().endswith(":") and LIST_ITEM.match(raws[i + 1])]
+
+
 def _score(verdicts: list[ClaimVerdict]) -> float:
     """Content-weighted share of factual claims that are supported (1.0 when nothing is claimed)."""
     total = got = 0.0
@@ -130,6 +138,14 @@ def verify_answer(answer: str, sources: list[Source], *, embed: Embed | None = N
         for i, vec in zip(undecided, vecs):
             results[i] = _check_claim(claims[i], index, urls, th, vec, counts[i])
         timings["embed"] = _ms(t)
+    for i in _lead_ins([c.raw for c in claims]):
+        v, hard = results[i]
+        if v.verdict == "unsupported" and not hard:
+            # "A few settings need specific values:" sums up the list that follows, whose items are checked;
+            # the guards (numbers, codes, names, negations) still bear on it, the word overlap does not.
+            v.checks["support"] = v.checks.get("support", "") + "; lead-in to a list: its items are checked"
+            results[i] = (ClaimVerdict(claims[i], "supported", "lead-in to the list that follows", v.evidence,
+                                       v.source_n, v.checks), False)
     for i, why in enumeration_breaks([c.raw for c in claims], [s.text for s in sources]).items():
         v = results[i][0]
         if v.verdict == "supported" and not claims[i].connective:
