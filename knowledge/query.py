@@ -93,18 +93,38 @@ def expand_abbreviations(text: str, glossary: dict[str, str]) -> tuple[str, dict
 _ASKS_VERSION = re.compile(r"\b(?:which|what|minimum|oldest|earliest|first)\s+(?:[\w.+-]+\s+){0,2}?"
                            r"(?:version|release)s?\b", re.I)
 # "how many hours / ports / threads": the count is of that thing.
-_ASKS_COUNT = re.compile(r"\bhow many\s+([a-z]+)", re.I)
+_ASKS_COUNT = re.compile(r"\bhow many\s+((?:[a-z][\w.-]*[a-z]\s*){1,5})", re.I)
+# Words after the counted noun that are not a second noun ("how many hours of", "how many ports does").
+_NOT_NOUNS = frozenset({"of", "in", "on", "at", "for", "to", "from", "with", "by", "per", "does", "do", "did", "can",
+                        "could", "will", "would", "should", "is", "are", "was", "were", "have", "has", "get", "i",
+                        "we", "you", "it", "they", "that", "which", "before", "after", "when", "a", "the", "and",
+                        "above", "below", "over", "under"})
+
+
+# "When turning X into Y, what should …": a leading "when" clause sets the scene for the question that follows.
+_SCENE_WHEN = re.compile(r"^\s*when\b[^?]*?,\s*(?:\w+\s+){0,3}?(?:what|which|how|who|where|whose)\b", re.I)
+# Words between "how many" and the counted thing ("how many distinct kinds", "how many database pages").
+_COUNT_SKIP = frozenset({"of", "ways", "different", "distinct", "separate", "unique", "individual", "possible",
+                         "common", "more", "other", "total", "kinds", "types", "sorts"})
 
 
 def asked_fact_kinds(text: str) -> list[str]:
     """Which kinds of fact (number, date, who, where, version) the question asks for; "count:<noun>" when it
-    asks how many of a named thing."""
+    asks how many of a named thing ("count:database|pages": either word counted)."""
     kinds = [kind for kind, pattern in _ASKS if pattern.search(text)]
+    if "date" in kinds and _SCENE_WHEN.search(text) and not _ASKS[1][1].search(_SCENE_WHEN.sub("", text)):
+        kinds.remove("date")
     if _ASKS_VERSION.search(text):
         kinds.append("version")
     count = _ASKS_COUNT.search(text)
-    if count and count.group(1).lower() not in ("of", "ways", "different", "more", "other"):
-        kinds.append(f"count:{count.group(1).lower()}")
+    if count:
+        words = [w.lower() for w in count.group(1).split()]
+        while words and words[0] in _COUNT_SKIP:
+            words.pop(0)
+        if words and words[0] not in ("are", "is", "do", "does", "can", "will", "would", "should", "did", "have",
+                                      "has", "times") or words[:1] == ["times"]:
+            nouns = words[:1] if words[0] == "times" or len(words) == 1 or words[1] in _NOT_NOUNS else words[:2]
+            kinds.append("count:" + "|".join(nouns))
     return kinds
 
 

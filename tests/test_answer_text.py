@@ -127,6 +127,26 @@ def test_a_version_or_a_count_of_a_named_thing_is_the_asked_fact() -> None:
     assert holds_asked_kind(asks, "You can unpublish within 72 hours of publishing.")
 
 
+
+def test_the_asked_kind_reads_scene_setting_clauses_compound_nouns_and_spelled_quantities() -> None:
+    from knowledge.answering.evidence import holds_asked_kind
+    from knowledge.query import asked_fact_kinds
+
+    # A leading "when" clause sets the scene; the question after it asks for something else.
+    assert "date" not in asked_fact_kinds("When I save a brush preset, which folder is it stored in?")
+    assert "date" in asked_fact_kinds("When does the nightly backup run?")
+    assert "date" in asked_fact_kinds("When rotating keys, when does the old key stop working?")
+    # Adjectives before the counted thing are skipped; a compound noun is counted by either word.
+    assert "count:temporary|files" in asked_fact_kinds("How many distinct kinds of temporary files are there?")
+    asks = asked_fact_kinds("By default, how many database pages can the cache hold?")
+    assert "count:database|pages" in asks
+    assert holds_asked_kind(["count:database|pages"], "The cache holds 500 pages by default.")
+    assert holds_asked_kind(["count:characters"], "It writes up to 64k characters at a time.")
+    # A quantity in words answers "how far ahead"; "one" as a pronoun does not answer "by what percentage".
+    assert holds_asked_kind(["number"], "Packagers are notified at least a week ahead.")
+    assert holds_asked_kind(["number"], "SQLite uses nine distinct kinds of temporary file.")
+    assert not holds_asked_kind(["number"], "One is to run the program inside a profiler.")
+
 def test_a_how_to_answer_reads_on_through_the_next_commands() -> None:
     text = ("You can either clone the public repository:\n\n    $ git clone https://example.org/requests.git\n\n"
             "Or, download the tarball:\n\n    $ curl -OL https://example.org/requests/tarball/main\n\n"

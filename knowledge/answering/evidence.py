@@ -24,6 +24,12 @@ _DIGIT = re.compile(r"\d")
 _DATE = re.compile(r"\b(\d{4}-\d{2}-\d{2}|\d{1,2} (jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)\w*|"
                    r"(jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)\w* \d{1,2}|monday|tuesday|wednesday|"
                    r"thursday|friday|saturday|sunday|q[1-4]|\d{1,2}(st|nd|rd|th)|before|after|within|by)\b", re.I)
+_NUMBER_WORDS = (r"(?:two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|fifteen|twenty|thirty|forty|"
+                 r"fifty|hundred|thousand|million|dozen)")
+# A quantity in words: "nine kinds", "twice", "at least a week" ("one" and "half" are too often something else:
+# "one is to run …", "half-pixels").
+_SPELLED = re.compile(rf"\b(?:{_NUMBER_WORDS}|twice|an? (?:minute|hour|day|week|month|year)s?)\b",
+                      re.I)
 _DEFAULT = re.compile(r"\bdefault", re.I)
 _VERSION = re.compile(r"\b\d+\.\d+|\b(?:version|release|v)\s?\d", re.I)
 # An unseen word counts at most this many times: three unknown words already say "not in the corpus".
@@ -55,7 +61,7 @@ class Evidence:
 def holds_asked_kind(asks_for: list[str], text: str) -> bool:
     """The text holds the kind of fact the question asks for (a number, a date, a default, a version, a count
     of the thing asked about), if any."""
-    if "number" in asks_for and not _DIGIT.search(text):
+    if "number" in asks_for and not (_DIGIT.search(text) or _SPELLED.search(text)):
         return False
     if "date" in asks_for and not (_DIGIT.search(text) or _DATE.search(text)):
         return False
@@ -69,11 +75,14 @@ def holds_asked_kind(asks_for: list[str], text: str) -> bool:
     return True
 
 
-def _counts(noun: str, text: str) -> bool:
-    """The text gives a number of `noun` ("48 hours", "up to 1000 ports", "three threads")."""
-    stem = noun[:-1] if noun.endswith("s") and len(noun) > 3 else noun
-    return bool(re.search(rf"(?:\d[\d,.]*|\b(?:one|two|three|four|five|six|seven|eight|nine|ten|twelve|"
-                          rf"twenty|hundred|thousand))\W+(?:\w+\W+){{0,2}}?{re.escape(stem)}", text, re.I))
+def _counts(nouns: str, text: str) -> bool:
+    """The text gives a number of one of `nouns` ("48 hours", "up to 1000 ports", "three threads", "64k
+    characters"); "database|pages" is satisfied by either word."""
+    for noun in nouns.split("|"):
+        stem = noun[:-1] if noun.endswith("s") and len(noun) > 3 else noun
+        if re.search(rf"(?:\d[\d,.]*[kKmMgG]?|\b{_NUMBER_WORDS})\W+(?:\w+\W+){{0,2}}?{re.escape(stem)}", text, re.I):
+            return True
+    return False
 
 
 def _without_answered_alternatives(missing: list[str], present: set[str], words: dict[str, list[str]],
