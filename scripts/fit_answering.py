@@ -34,7 +34,8 @@ REFUSAL_FEATURES = ["best_unit_dense", "top_score", "coverage", "answer_coverage
                     "missing_idf",
                     "missing_unseen", "missing_identifier", "fact_missing", "dense_top", "question_terms",
                     "missing_specific", "missing_specific_count", "missing_generic_count", "identifier_on_top"]
-CONFIDENCE_FEATURES = ["strength", "best_unit", "verification", "fact_missing", "focus_coverage", "top_score"]
+CONFIDENCE_FEATURES = ["strength", "best_unit", "verification", "fact_missing", "focus_coverage", "top_score",
+                       "answer_coverage"]
 # An answer that lacks the kind of fact asked for (no number to "how many") never gains confidence by it.
 CONFIDENCE_SIGNS = {"fact_missing": -1}
 
@@ -127,6 +128,8 @@ def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("sets", nargs="+", help="QUESTIONS.jsonl:COLLECTION (dev sets only)")
     parser.add_argument("--write", action="store_true", help="write knowledge/fitted.py")
+    parser.add_argument("--only", choices=["confidence"],
+                        help="refit only this model; the others keep their values in knowledge/fitted.py")
     args = parser.parse_args()
 
     import django
@@ -143,6 +146,11 @@ def main() -> int:
     items = [pair for spec in args.sets for pair in load(spec)]
     ctx = Context()
     print(f"{len(items)} dev questions", file=sys.stderr)
+    if args.only == "confidence":
+        fit_confidence(items, fitted, evidence_mod, AskOptions, answer_question, fit_logistic, ctx)
+        if args.write:
+            write(fitted, args.sets, len(items))
+        return 0
     retrieved = [ctx.retrieve(item["question"], collection) for item, collection in items]
     keys = [document_of(item, collection) for item, collection in items]
     print(f"cross-validation: 5 folds by document ({len(set(keys))} documents)", file=sys.stderr)
@@ -318,11 +326,19 @@ def main() -> int:
     print(f"refusal: l2 {best_l2}, cut {best_cut:.2f}; answerable answered {answered:.3f}, unanswerable refused {refused:.3f} "
           f"(5-fold CV, {int(positives)} answerable, {len(ys) - int(positives)} unanswerable)", file=sys.stderr)
 
-    # 4. Confidence: the whole path (verification included) on the questions it answers.
+    fit_confidence(items, fitted, evidence_mod, AskOptions, answer_question, fit_logistic, ctx)
+
+    if args.write:
+        write(fitted, args.sets, len(items))
+    return 0
+
+
+def fit_confidence(items, fitted, evidence_mod, AskOptions, answer_question, fit_logistic, ctx) -> None:
+    """4. Confidence: the whole path (verification included) on the questions it answers. An unanswerable
+    question that is answered all the same is in it too, as an answer that does not hold the asked fact:
+    that is what a user is told the odds of."""
     conf_rows, conf_ys, conf_items = [], [], []
     for item, collection in items:
-        if not item.get("answerable"):
-            continue
         options = AskOptions(channel="eval", use_cache=False, store=False,
                              channel_collection_ids=[ctx.collections[collection]])
         result = answer_question(item["question"], options)
@@ -331,7 +347,8 @@ def main() -> int:
         conf_rows.append(evidence_mod.confidence_features(result.evidence["features"], result.evidence["strength"],
                                                           (result.verification or {}).get("score")))
         conf_items.append((item, collection))
-        conf_ys.append(1.0 if _norm(item.get("answer_hint", "")) in _norm(result.answer) else 0.0)
+        holds = item.get("answerable") and _norm(item.get("answer_hint", "")) in _norm(result.answer)
+        conf_ys.append(1.0 if holds else 0.0)
     conf_keys = [document_of(item, collection) for item, collection in conf_items]
 
     def ece_of(oof: list[float]) -> float:
@@ -358,12 +375,10 @@ def main() -> int:
     fitted.CONFIDENCE = fit_logistic(conf_rows, conf_ys, CONFIDENCE_FEATURES, l2=best_l2, signs=CONFIDENCE_SIGNS)
     ece = ece_of(oof)
     print(f"confidence: l2 {best_l2}", file=sys.stderr)
-    print(f"confidence: ECE (5-fold CV) {ece:.3f} on {len(conf_ys)} answered answerable questions "
-          f"({sum(conf_ys) / len(conf_ys):.3f} hold the hint)", file=sys.stderr)
-
-    if args.write:
-        write(fitted, args.sets, len(items))
-    return 0
+    high = [y for p, y in zip(oof, conf_ys) if p >= 0.8]
+    print(f"confidence: ECE (5-fold CV) {ece:.3f} on {len(conf_ys)} answered questions "
+          f"({sum(conf_ys) / len(conf_ys):.3f} hold the hint); confidence >= 0.8: {len(high)} answers, "
+          f"{sum(high) / max(1, len(high)):.3f} hold the hint", file=sys.stderr)
 
 
 def write(fitted, sets: list[str], count: int) -> None:

@@ -192,6 +192,7 @@ def confidence_features(features: dict[str, float], strength: float, verificatio
         "fact_missing": features.get("fact_missing", 0.0),
         "focus_coverage": features.get("focus_coverage", 0.0),
         "top_score": features.get("top_score", 0.0),
+        "answer_coverage": features.get("answer_coverage", 0.0),
     }
 
 
