@@ -71,7 +71,7 @@ def main(argv: list[str] | None = None) -> int:
         k = tuple(sorted(values.items()))
         if k not in seen:
             th = replace(Thresholds(), **values)
-            result = score_cases(cases, lambda a, s, th=th: verify_answer(a, s, thresholds=th))
+            result = score_cases(cases, lambda a, s, th=th, **kw: verify_answer(a, s, thresholds=th, **kw))
             seen[k] = (objective(result), result)
             print(json.dumps({**values, "objective": round(seen[k][0], 4), "false_flags": result["false_flag_rate"],
                               "recall": result["recall"]}), flush=True)

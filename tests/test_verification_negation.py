@@ -187,3 +187,14 @@ def test_a_lead_in_to_a_list_is_checked_by_its_items(answer: str, faithful: bool
     source = Source(1, "To request building access, fill in the access form. Then bring photo ID to reception.")
     report = verify_answer(answer, [source])
     assert report.faithful is faithful, [(v.verdict, v.reason) for v in report.claims]
+
+
+def test_the_question_is_context_for_names() -> None:
+    """The product a user asks about needs no source to be named: "How does Fabrikam pick a name?" answered
+    "Fabrikam picks the first long name [1]" from a page that never repeats the product's name."""
+    source = Source(1, "Otherwise, the first name with a two dash prefix is used.")
+    answer = "Fabrikam picks the first name with a two dash prefix [1]."
+    assert not verify_answer(answer, [source]).faithful
+    assert verify_answer(answer, [source], question="How does Fabrikam pick an option's name?").faithful
+    # A name neither the question nor the source holds is still flagged.
+    assert not verify_answer(answer, [source], question="How does Contoso pick an option's name?").faithful

@@ -19,7 +19,8 @@ import numpy as np
 from verification.checks import Source, VerificationReport, extract_claims, verify_answer
 from verification.checks.support import PassageIndex
 
-Verify = Callable[[str, list[Source]], VerificationReport]
+# verify(answer, sources, question=...) -> report
+Verify = Callable[..., VerificationReport]
 DEFAULT_CASES = Path(__file__).resolve().parent.parent / "fixtures" / "eval" / "verify_cases.jsonl"
 
 
@@ -41,7 +42,7 @@ def score_cases(cases: list[dict[str, Any]], verify: Verify) -> dict[str, Any]:
     false_flags: list[dict[str, Any]] = []
     for case in cases:
         start = time.perf_counter()
-        report = verify(case["answer"], _sources(case))
+        report = verify(case["answer"], _sources(case), question=case.get("question", ""))
         latencies.append((time.perf_counter() - start) * 1000)
         flagged = not report.faithful
         reasons = [f"{v.verdict}: {v.reason}" for v in report.claims if v.verdict != "supported"]
@@ -90,8 +91,8 @@ def run_cases(cases: list[dict[str, Any]], verify: Verify) -> tuple[list[dict[st
     """(one output line per case, metrics when every case carries a "faithful" label, else None)."""
     reports: list[VerificationReport] = []
 
-    def recording(answer: str, sources: list[Source]) -> VerificationReport:
-        report = verify(answer, sources)
+    def recording(answer: str, sources: list[Source], question: str = "") -> VerificationReport:
+        report = verify(answer, sources, question=question)
         reports.append(report)
         return report
 
@@ -105,7 +106,7 @@ def run_cases(cases: list[dict[str, Any]], verify: Verify) -> tuple[list[dict[st
         metrics["corrupted"] = corrupted
     else:
         for case in cases:
-            recording(case["answer"], _sources(case))
+            recording(case["answer"], _sources(case), case.get("question", ""))
     lines = [sentence_verdicts(case.get("id"), report) for case, report in zip(cases, reports)]
     return lines, metrics
 
@@ -167,13 +168,13 @@ def main(argv: list[str] | None = None) -> int:
         live.prime(["warm-up"])
         # Live: each answer pays for its own embedding call.
         results["embed_live"] = score_cases(
-            cases, lambda a, s: verify_answer(a, s, embed=lambda t: np.asarray(encode(t))))
+            cases, lambda a, s, **kw: verify_answer(a, s, embed=lambda t: np.asarray(encode(t)), **kw))
         cached = CachedEmbed(encode)
         start = time.perf_counter()
         texts = texts_to_embed(cases)
         cached.prime(texts)
         batch_ms = (time.perf_counter() - start) * 1000
-        results["embed_batched"] = score_cases(cases, lambda a, s: verify_answer(a, s, embed=cached))
+        results["embed_batched"] = score_cases(cases, lambda a, s, **kw: verify_answer(a, s, embed=cached, **kw))
         results["embed_batched"]["batch_embed_ms"] = round(batch_ms, 1)
         results["embed_batched"]["batch_embed_ms_per_case"] = round(batch_ms / max(1, len(cases)), 3)
         results["embed_batched"]["texts_embedded"] = len(set(texts))

@@ -60,7 +60,8 @@ def verify_and_correct(answer: str, sources: Sequence[tuple[int, str, str | None
 
     def check(number: int, text: str) -> VerificationReport:
         before, t = judge_stats(judge), perf_counter()
-        report = verify_answer(text, source_list, embed=embed, allowed_domains=allowed_domains, judge=judge)
+        report = verify_answer(text, source_list, embed=embed, allowed_domains=allowed_domains, judge=judge,
+                               question=question)
         history.append(_round(number, text, report, stats_delta(before, judge_stats(judge)), t))
         return report
 

@@ -130,8 +130,9 @@ def _widened(evidence: str, passages: list[PassageIndex]) -> str:
 
 
 def assess(claim_text: str, passages: list[PassageIndex], th: Thresholds,
-           claim_vec: np.ndarray | None = None, counted: frozenset[int] = frozenset()) -> Assessment:
-    """Run the number, identifier, polarity and role guards, then the support decision."""
+           claim_vec: np.ndarray | None = None, counted: frozenset[int] = frozenset(), question: str = "") -> Assessment:
+    """Run the number, identifier, polarity and role guards, then the support decision. The question is
+    context for names: the product or team it asks about needs no source to be named in the answer."""
     checks: dict[str, str] = {}
     # Sentences rather than raw text: list numbering must not count as a number in the source.
     joined = "\n".join(s for p in passages for s in p.sentences)
@@ -154,7 +155,7 @@ def assess(claim_text: str, passages: list[PassageIndex], th: Thresholds,
         # Missing from the text with no rival there, but the section's heading holds it.
         idents = IdentifierCheck("pass", "found in the passage or its headings")
     checks["identifiers"] = f"{idents.status}: {idents.detail}"
-    names = check_names(claim_text, context)
+    names = check_names(claim_text, f"{context}\n{question}" if question else context)
     checks["names"] = f"{names.status}: {names.detail}"
     # A leading "No," / "Yes," answers the question; it is not a negation of the claim.
     pol = check_polarity(_YES_NO.sub("", claim_text), [s for p in passages for s in p.scoped],

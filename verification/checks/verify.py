@@ -43,20 +43,21 @@ def _embed_all(embed: Embed, claims: list[Claim], index: dict[int, PassageIndex]
 
 
 def _alternative(claim: Claim, index: dict[int, PassageIndex], exclude: Sequence[int], th: Thresholds,
-                 vec: np.ndarray | None, counted: frozenset[int] = frozenset()) -> Assessment | None:
+                 vec: np.ndarray | None, counted: frozenset[int] = frozenset(), question: str = "") -> Assessment | None:
     """The best-supporting source among those the claim did not cite, if any supports it."""
     best: Assessment | None = None
     for n, passage in index.items():
         if n in exclude:
             continue
-        a = assess(claim.text, [passage], th, vec, counted)
+        a = assess(claim.text, [passage], th, vec, counted, question)
         if a.verdict == "supported" and (best is None or a.support.lexical > best.support.lexical):
             best = a
     return best
 
 
 def _check_claim(claim: Claim, index: dict[int, PassageIndex], urls: list[str], th: Thresholds,
-                 vec: np.ndarray | None, counted: frozenset[int] = frozenset()) -> tuple[ClaimVerdict, bool]:
+                 vec: np.ndarray | None, counted: frozenset[int] = frozenset(),
+                 question: str = "") -> tuple[ClaimVerdict, bool]:
     """Verdict for one claim and whether a guard (rather than the support score) decided it."""
     if claim.connective:
         return ClaimVerdict(claim, "supported", "connective text, nothing to check",
@@ -71,7 +72,7 @@ def _check_claim(claim: Claim, index: dict[int, PassageIndex], urls: list[str], 
         return ClaimVerdict(claim, "unsupported", f"fabricated URL: {claim_urls[0]} is not in any source",
                             checks=checks), True
     if not good:
-        alt = _alternative(claim, index, (), th, vec, counted)
+        alt = _alternative(claim, index, (), th, vec, counted, question)
         hint = f"; supported by [{alt.source_n}]" if alt else ""
         if bad:
             reason = f"cites a source that does not exist ({', '.join(f'[{n}]' for n in bad)}){hint}"
@@ -79,10 +80,10 @@ def _check_claim(claim: Claim, index: dict[int, PassageIndex], urls: list[str], 
             reason = f"uncited claim{hint}"
         return ClaimVerdict(claim, "unsupported", reason, alt.evidence if alt else None,
                             alt.source_n if alt else None, checks), True
-    a = assess(claim.text, [index[n] for n in good], th, vec, counted)
+    a = assess(claim.text, [index[n] for n in good], th, vec, counted, question)
     checks.update(a.checks)
     if a.verdict != "supported":
-        alt = _alternative(claim, index, good, th, vec, counted)
+        alt = _alternative(claim, index, good, th, vec, counted, question)
         if alt is not None:
             cited = "".join(f"[{n}]" for n in good)
             checks["citation_target"] = f"fail: supported by [{alt.source_n}]"
@@ -111,8 +112,9 @@ def _score(verdicts: list[ClaimVerdict]) -> float:
 
 def verify_answer(answer: str, sources: list[Source], *, embed: Embed | None = None,
                   allowed_domains: Sequence[str] = (), thresholds: Thresholds | None = None,
-                  judge: Judge | None = None) -> VerificationReport:
-    """Check every claim of an answer against the sources it cites and report what failed."""
+                  judge: Judge | None = None, question: str = "") -> VerificationReport:
+    """Check every claim of an answer against the sources it cites and report what failed (the question,
+    when given, is context for the names the answer may use)."""
     th = thresholds or fitted_thresholds()
     timings: dict[str, float] = {}
     t_total = t = perf_counter()
@@ -126,7 +128,7 @@ def verify_answer(answer: str, sources: list[Source], *, embed: Embed | None = N
 
     t = perf_counter()
     counts = enumeration_counts([c.raw for c in claims])
-    results = [_check_claim(c, index, urls, th, None, n) for c, n in zip(claims, counts)]
+    results = [_check_claim(c, index, urls, th, None, n, question) for c, n in zip(claims, counts)]
     timings["guards"] = _ms(t)
 
     # Embeddings cost ~10 ms a sentence on a CPU; most claims (and every extractive answer, which
@@ -136,7 +138,7 @@ def verify_answer(answer: str, sources: list[Source], *, embed: Embed | None = N
         t = perf_counter()
         vecs = _embed_all(embed, [claims[i] for i in undecided], index)
         for i, vec in zip(undecided, vecs):
-            results[i] = _check_claim(claims[i], index, urls, th, vec, counts[i])
+            results[i] = _check_claim(claims[i], index, urls, th, vec, counts[i], question)
         timings["embed"] = _ms(t)
     for i in _lead_ins([c.raw for c in claims]):
         v, hard = results[i]

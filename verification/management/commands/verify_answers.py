@@ -94,8 +94,9 @@ class Command(BaseCommand):
             embed_fn(["warm-up"])  # load the model now, so per-case latency is the check's own
         judge_fn = claim_judge() if judge else None
         domains = tuple(settings.VERITY_ALLOWED_LINK_DOMAINS)
-        return lambda answer, sources: verify_answer(answer, sources, embed=embed_fn, allowed_domains=domains,
-                                                     judge=judge_fn)
+        return lambda answer, sources, question="": verify_answer(answer, sources, embed=embed_fn,
+                                                                  allowed_domains=domains, judge=judge_fn,
+                                                                  question=question)
 
 
 def _summary(metrics: dict[str, Any]) -> str:
