@@ -163,3 +163,15 @@ def test_a_how_to_answer_reads_on_through_the_next_commands() -> None:
     # Any other question gets the command the best lead-in introduces, and no more.
     other, _ = compose(candidates, [])
     assert "$ git clone" in other and "$ curl" not in other, other
+
+
+def test_the_passage_holding_the_asked_number_is_read_first() -> None:
+    from knowledge.answering.compose import _fact_first
+
+    overview = _candidates("Leave is available from the start of the year.", n=1)[0]
+    table = _candidates("Length of service: under 3 years; Annual total: 20 days.", n=2)[0]
+    asks = ["number", "count:days"]
+    assert [c.passage.n for c in _fact_first([overview, table], asks)] == [2, 1]
+    # Nothing moves when the first passage holds it, or when no quantity is asked for.
+    assert [c.passage.n for c in _fact_first([table, overview], asks)] == [2, 1]
+    assert [c.passage.n for c in _fact_first([overview, table], ["procedure"])] == [1, 2]

@@ -150,7 +150,23 @@ def compose(candidates: list[Candidate], asks_for: list[str] | None = None) -> t
     chosen += _asked_kind(chosen, quotable, asks_for or [], best)
     chosen.sort(key=lambda c: (c.passage.n != best.passage.n, c.passage.n, c.position))
     chosen = _without_repeats(chosen)
-    return _render(chosen), chosen
+    return _render(_fact_first(chosen, asks_for or [])), chosen
+
+
+def _fact_first(chosen: list[Candidate], asks_for: list[str]) -> list[Candidate]:
+    """The passage whose units hold the asked kind of fact (the number, the default, the version) is read
+    first when the best passage's units do not hold it; each passage's units keep their order."""
+    if not any(k in ("number", "date", "default", "version") or k.startswith("count:") for k in asks_for):
+        return chosen
+    groups: dict[int, list[Candidate]] = {}
+    for candidate in chosen:
+        groups.setdefault(candidate.passage.n, []).append(candidate)
+    order = list(groups)
+    holding = [n for n in order if holds_asked_kind(asks_for, " ".join(c.text for c in groups[n]))]
+    if not holding or holding[0] == order[0]:
+        return chosen
+    order.remove(holding[0])
+    return [c for n in [holding[0], *order] for c in groups[n]]
 
 
 def _without_repeats(chosen: list[Candidate]) -> list[Candidate]:
