@@ -12,4 +12,4 @@ UNIT_DENSE = {'bias': -1.1299, 'code': 0.0306, 'coverage': 0.2594, 'coverage_rel
 COMPOSE = {'same_passage': 0.7, 'other_passage': 0.6, 'min_coverage': 0.0, 'max_units': 4}
 REFUSAL = {'bias': -3.3668, 'best_unit_dense': 1.0031, 'top_score': 0.966, 'coverage': 0.6942, 'answer_coverage': 0.2019, 'focus_coverage': 0.2156, 'best_unit': 1.0764, 'missing_idf': -0.6981, 'missing_unseen': 0.0399, 'missing_identifier': -0.9527, 'fact_missing': -1.409, 'dense_top': 2.1151, 'question_terms': 1.0003, 'missing_specific': -0.5464, 'missing_specific_count': -0.0357, 'missing_generic_count': -0.1219, 'identifier_on_top': 0.1274}
 REFUSE_BELOW = 0.52
-CONFIDENCE = {'bias': -2.4637, 'strength': 0.5612, 'best_unit': 1.5404, 'verification': 0.5371, 'fact_missing': -0.54, 'focus_coverage': 0.8264, 'top_score': 0.9252, 'answer_coverage': 1.1752}
+CONFIDENCE = {'bias': -2.6349, 'strength': 0.5775, 'best_unit': 1.5374, 'verification': 0.5124, 'fact_missing': -0.5123, 'focus_coverage': 0.8228, 'top_score': 0.8408, 'answer_coverage': 1.3248}

@@ -124,6 +124,10 @@ def features_for(query: QueryAnalysis, lexemes: list[str], passages: list[Source
         "top_score": passages[0].score if passages else 0.0,
         "coverage": sum(idf[t] for t in terms if t in present) / total,
         "answer_coverage": max((c.coverage for c in chosen), default=0.0),
+        # The same with the unit's section heading read as part of it ("E4012 — Card token expired" holds
+        # the code its sentences explain).
+        "answer_coverage_in_section": max((c.coverage + c.features.get("heading_coverage", 0.0) for c in chosen),
+                                          default=0.0),
         "focus_coverage": unit_features.get("focus_coverage", 0.0),
         "best_unit": best_unit,
         "best_unit_dense": max((c.features.get("unit_dense", 0.0) for c in chosen), default=0.0),
@@ -192,7 +196,7 @@ def confidence_features(features: dict[str, float], strength: float, verificatio
         "fact_missing": features.get("fact_missing", 0.0),
         "focus_coverage": features.get("focus_coverage", 0.0),
         "top_score": features.get("top_score", 0.0),
-        "answer_coverage": features.get("answer_coverage", 0.0),
+        "answer_coverage": features.get("answer_coverage_in_section", features.get("answer_coverage", 0.0)),
     }
 
 
