@@ -128,6 +128,17 @@ def asked_fact_kinds(text: str) -> list[str]:
     return kinds
 
 
+# How a question typed in chat looks: an emoji, "??", a greeting, texting spellings, no capital letter.
+_CASUAL = re.compile(r"[\U0001F300-\U0001FAFF\u2600-\u27BF]|[?!]{2,}|^\s*(?:hey|hi|hello|yo|ok|okay|so|quick q)\b|"
+                     r"\b(?:pls|plz|u|ur|wat|whats|dont|cant|doesnt|isnt|im|idk|btw|lol|thx|gonna|wanna|kinda)\b", re.I)
+_STARTS_LOWER = re.compile(r"^\s*[a-z]")
+
+
+def is_casual(question: str) -> bool:
+    """True for a question written as people write in chat ("hey, lost my laptop 😬 what do i do??")."""
+    return bool(_STARTS_LOWER.match(question) or _CASUAL.search(question))
+
+
 def analyze(question: str, glossary: dict[str, str] | None = None) -> QueryAnalysis:
     """Normalise, expand and annotate a question."""
     normalized = normalize(question)

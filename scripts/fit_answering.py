@@ -33,7 +33,8 @@ RERANK_FEATURES = ["coverage", "bm25", "heading", "dense", "identifier", "lexica
 REFUSAL_FEATURES = ["best_unit_dense", "top_score", "coverage", "answer_coverage", "focus_coverage", "best_unit",
                     "missing_idf",
                     "missing_unseen", "missing_identifier", "fact_missing", "dense_top", "question_terms",
-                    "missing_specific", "missing_specific_count", "missing_generic_count", "identifier_on_top"]
+                    "missing_specific", "missing_specific_count", "missing_generic_count", "identifier_on_top",
+                    "casual"]
 CONFIDENCE_FEATURES = ["strength", "best_unit", "verification", "fact_missing", "focus_coverage", "top_score",
                        "answer_coverage"]
 # An answer that lacks the kind of fact asked for (no number to "how many") never gains confidence by it.
@@ -128,8 +129,9 @@ def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("sets", nargs="+", help="QUESTIONS.jsonl:COLLECTION (dev sets only)")
     parser.add_argument("--write", action="store_true", help="write knowledge/fitted.py")
-    parser.add_argument("--only", choices=["confidence"],
-                        help="refit only this model; the others keep their values in knowledge/fitted.py")
+    parser.add_argument("--only", choices=["refusal", "confidence"],
+                        help="refit only this model (refusal: refusal and then confidence); the others keep their "
+                             "values in knowledge/fitted.py")
     args = parser.parse_args()
 
     import django
@@ -155,121 +157,123 @@ def main() -> int:
     keys = [document_of(item, collection) for item, collection in items]
     print(f"cross-validation: 5 folds by document ({len(set(keys))} documents)", file=sys.stderr)
 
-    # 1. Rerank.
-    groups, labels = [], []
-    for (item, _), (query, _, candidates, stats, _) in zip(items, retrieved):
-        expected = set(item.get("expected_sources") or [])
-        rows = [rerank_features(candidates.lexemes, hit, stats) for hit in candidates.hits]
-        groups.append(rows)
-        labels.append([1.0 if hit.citation_source in expected else 0.0 for hit in candidates.hits])
-    fitted.RERANK = fit_logistic([r for g in groups for r in g], [y for ls in labels for y in ls], RERANK_FEATURES,
-                                 l2=0.001)
-    oof = cv_probabilities(groups, labels, RERANK_FEATURES, keys, l2=0.001)
-    mrr = []
-    for probs, ls in zip(oof, labels):
-        if any(ls):
-            ranked = sorted(zip(probs, ls), key=lambda t: -t[0])
-            mrr.append(next(1 / (i + 1) for i, (_, y) in enumerate(ranked) if y))
-    print(f"rerank: chunk-level MRR (5-fold CV) {sum(mrr) / len(mrr):.3f} on {len(mrr)} questions", file=sys.stderr)
+    if args.only != "refusal":  # the rerank and unit models keep their fitted values otherwise
+        # 1. Rerank.
+        groups, labels = [], []
+        for (item, _), (query, _, candidates, stats, _) in zip(items, retrieved):
+            expected = set(item.get("expected_sources") or [])
+            rows = [rerank_features(candidates.lexemes, hit, stats) for hit in candidates.hits]
+            groups.append(rows)
+            labels.append([1.0 if hit.citation_source in expected else 0.0 for hit in candidates.hits])
+        fitted.RERANK = fit_logistic([r for g in groups for r in g], [y for ls in labels for y in ls], RERANK_FEATURES,
+                                     l2=0.001)
+        oof = cv_probabilities(groups, labels, RERANK_FEATURES, keys, l2=0.001)
+        mrr = []
+        for probs, ls in zip(oof, labels):
+            if any(ls):
+                ranked = sorted(zip(probs, ls), key=lambda t: -t[0])
+                mrr.append(next(1 / (i + 1) for i, (_, y) in enumerate(ranked) if y))
+        print(f"rerank: chunk-level MRR (5-fold CV) {sum(mrr) / len(mrr):.3f} on {len(mrr)} questions", file=sys.stderr)
 
-    # 2. Units.
-    unit_groups, unit_labels, unit_index = [], [], []
-    for i, ((item, _), (query, _, candidates, stats, _)) in enumerate(zip(items, retrieved)):
-        for hit in candidates.hits:
-            hit.features.update(rerank_features(candidates.lexemes, hit, stats))
-            hit.score = probability(fitted.RERANK, hit.features)
-        hits = sorted(candidates.hits, key=lambda h: h.score, reverse=True)
-        passages = build_passages(hits[:8], limit=5)
-        scored = extractive.score_candidates(candidates.lexemes, passages, stats, query.asks_for, query.identifiers)
-        hint = _norm(item.get("answer_hint", ""))
-        if not item.get("answerable") or not hint:
-            continue
-        ys = [1.0 if hint in _norm(c.text) else 0.0 for c in scored]
-        if any(ys):
-            unit_groups.append([c.features for c in scored])
-            unit_labels.append(ys)
-            unit_index.append(i)
-    unit_names = sorted(unit_groups[0][0])
-    unit_l2, oof = top_unit_l2(unit_groups, unit_labels, unit_names, [keys[i] for i in unit_index])
-    fitted.UNIT = fit_logistic([r for g in unit_groups for r in g], [y for ls in unit_labels for y in ls],
-                               unit_names, l2=unit_l2)
-    top1 = sum(1 for probs, ls in zip(oof, unit_labels) if ls[max(range(len(probs)), key=probs.__getitem__)])
-    print(f"units: the top unit holds the hint (5-fold CV) {top1 / len(unit_labels):.3f} on {len(unit_labels)} "
-          "questions whose passages hold it", file=sys.stderr)
+        # 2. Units.
+        unit_groups, unit_labels, unit_index = [], [], []
+        for i, ((item, _), (query, _, candidates, stats, _)) in enumerate(zip(items, retrieved)):
+            for hit in candidates.hits:
+                hit.features.update(rerank_features(candidates.lexemes, hit, stats))
+                hit.score = probability(fitted.RERANK, hit.features)
+            hits = sorted(candidates.hits, key=lambda h: h.score, reverse=True)
+            passages = build_passages(hits[:8], limit=5)
+            scored = extractive.score_candidates(candidates.lexemes, passages, stats, query.asks_for, query.identifiers)
+            hint = _norm(item.get("answer_hint", ""))
+            if not item.get("answerable") or not hint:
+                continue
+            ys = [1.0 if hint in _norm(c.text) else 0.0 for c in scored]
+            if any(ys):
+                unit_groups.append([c.features for c in scored])
+                unit_labels.append(ys)
+                unit_index.append(i)
+        unit_names = sorted(unit_groups[0][0])
+        unit_l2, oof = top_unit_l2(unit_groups, unit_labels, unit_names, [keys[i] for i in unit_index])
+        fitted.UNIT = fit_logistic([r for g in unit_groups for r in g], [y for ls in unit_labels for y in ls],
+                                   unit_names, l2=unit_l2)
+        top1 = sum(1 for probs, ls in zip(oof, unit_labels) if ls[max(range(len(probs)), key=probs.__getitem__)])
+        print(f"units: the top unit holds the hint (5-fold CV) {top1 / len(unit_labels):.3f} on {len(unit_labels)} "
+              "questions whose passages hold it", file=sys.stderr)
 
-    # 2b. Units again, the best DENSE_TOP with their cosine to the question. Unanswerable questions' units
-    # are negatives too, so the best unit's probability also says whether any unit answers at all.
-    dense_groups, dense_labels, dense_keys = [], [], []
-    unanswerable = [i for i, (item, _) in enumerate(items) if not item.get("answerable")]
-    for i in unit_index + unanswerable:
-        item, _ = items[i]
-        query, vector, candidates, stats, _ = retrieved[i]
-        for hit in candidates.hits:
-            hit.features.update(rerank_features(candidates.lexemes, hit, stats))
-            hit.score = probability(fitted.RERANK, hit.features)
-        hits = sorted(candidates.hits, key=lambda h: h.score, reverse=True)
-        passages = build_passages(hits[:8], limit=5)
-        scored = extractive.score_candidates(candidates.lexemes, passages, stats, query.asks_for, query.identifiers)
-        top = sorted(scored, key=lambda c: c.score, reverse=True)[:extractive.DENSE_TOP]
-        if not top:
-            continue
-        vectors = ctx.providers.embedder.embed([c.text for c in top], kind="document")
-        hint = _norm(item.get("answer_hint", "")) if item.get("answerable") else None
-        rows = []
-        cosines = [float(vec @ vector) for vec in vectors]
-        for candidate, cosine in zip(top, cosines):
-            row = dict(candidate.features)
-            row["unit_dense"] = cosine
-            row["dense_gap"] = max(cosines) - cosine
-            row["lexical_logit"] = logit(fitted.UNIT, candidate.features)
-            rows.append(row)
-        dense_groups.append(rows)
-        dense_keys.append(keys[i])
-        dense_labels.append([1.0 if hint and hint in _norm(c.text) else 0.0 for c in top])
-    dense_names = unit_names + ["unit_dense", "dense_gap", "lexical_logit"]
-    dense_l2, oof = top_unit_l2(dense_groups, dense_labels, dense_names, dense_keys)
-    fitted.UNIT_DENSE = fit_logistic([r for g in dense_groups for r in g], [y for ls in dense_labels for y in ls],
-                                     dense_names, l2=dense_l2)
-    answerable_groups = [(probs, ls) for probs, ls in zip(oof, dense_labels) if any(ls)]
-    top1 = sum(1 for probs, ls in answerable_groups if ls[max(range(len(probs)), key=probs.__getitem__)])
-    print(f"units with cosine: the top unit holds the hint (5-fold CV) {top1 / len(answerable_groups):.3f}",
-          file=sys.stderr)
+        # 2b. Units again, the best DENSE_TOP with their cosine to the question. Unanswerable questions' units
+        # are negatives too, so the best unit's probability also says whether any unit answers at all.
+        dense_groups, dense_labels, dense_keys = [], [], []
+        unanswerable = [i for i, (item, _) in enumerate(items) if not item.get("answerable")]
+        for i in unit_index + unanswerable:
+            item, _ = items[i]
+            query, vector, candidates, stats, _ = retrieved[i]
+            for hit in candidates.hits:
+                hit.features.update(rerank_features(candidates.lexemes, hit, stats))
+                hit.score = probability(fitted.RERANK, hit.features)
+            hits = sorted(candidates.hits, key=lambda h: h.score, reverse=True)
+            passages = build_passages(hits[:8], limit=5)
+            scored = extractive.score_candidates(candidates.lexemes, passages, stats, query.asks_for, query.identifiers)
+            top = sorted(scored, key=lambda c: c.score, reverse=True)[:extractive.DENSE_TOP]
+            if not top:
+                continue
+            vectors = ctx.providers.embedder.embed([c.text for c in top], kind="document")
+            hint = _norm(item.get("answer_hint", "")) if item.get("answerable") else None
+            rows = []
+            cosines = [float(vec @ vector) for vec in vectors]
+            for candidate, cosine in zip(top, cosines):
+                row = dict(candidate.features)
+                row["unit_dense"] = cosine
+                row["dense_gap"] = max(cosines) - cosine
+                row["lexical_logit"] = logit(fitted.UNIT, candidate.features)
+                rows.append(row)
+            dense_groups.append(rows)
+            dense_keys.append(keys[i])
+            dense_labels.append([1.0 if hint and hint in _norm(c.text) else 0.0 for c in top])
+        dense_names = unit_names + ["unit_dense", "dense_gap", "lexical_logit"]
+        dense_l2, oof = top_unit_l2(dense_groups, dense_labels, dense_names, dense_keys)
+        fitted.UNIT_DENSE = fit_logistic([r for g in dense_groups for r in g], [y for ls in dense_labels for y in ls],
+                                         dense_names, l2=dense_l2)
+        answerable_groups = [(probs, ls) for probs, ls in zip(oof, dense_labels) if any(ls)]
+        top1 = sum(1 for probs, ls in answerable_groups if ls[max(range(len(probs)), key=probs.__getitem__)])
+        print(f"units with cosine: the top unit holds the hint (5-fold CV) {top1 / len(answerable_groups):.3f}",
+              file=sys.stderr)
 
-    # 2c. How many units an answer takes: the ratios to the best unit's score, a coverage floor and a cap,
-    # chosen for the share of answers holding the hint, with a small cost per unit (answers stay short).
-    cached = []
-    for i in unit_index:
-        item, _ = items[i]
-        query, vector, candidates, stats, _ = retrieved[i]
-        hits = sorted(candidates.hits, key=lambda h: probability(fitted.RERANK, h.features), reverse=True)
-        passages = build_passages(hits[:8], limit=5)
-        scored = extractive.score_candidates(candidates.lexemes, passages, stats, query.asks_for, query.identifiers,
-                                             embed=ctx.providers.embedder.embed, query_vector=vector)
-        cached.append((_norm(item["answer_hint"]), scored, query.asks_for))
-    best_setting, best_value = dict(fitted.COMPOSE), -1.0
-    for same in (0.5, 0.6, 0.7, 0.8, 0.9):
-        for other in (0.6, 0.7, 0.8, 0.9, 1.0):
-            for floor in (0.0, 0.15, 0.3):
-                for cap in (2, 3, 4):
-                    fitted.COMPOSE = {"same_passage": same, "other_passage": other, "min_coverage": floor,
-                                      "max_units": cap}
-                    held, units = 0, 0
-                    for hint, scored, asks in cached:
-                        text, chosen = composing.compose(scored, asks)
-                        held += hint in _norm(text)
-                        units += len(chosen)
-                    value = held / len(cached) - 0.01 * units / len(cached)
-                    if value > best_value:
-                        best_setting, best_value, best_held, best_units = dict(fitted.COMPOSE), value, held, units
-    fitted.COMPOSE = best_setting
-    print(f"compose: {best_setting}; answers hold the hint {best_held / len(cached):.3f}, "
-          f"{best_units / len(cached):.2f} units per answer (in-sample on the questions whose passages hold it)",
-          file=sys.stderr)
+        # 2c. How many units an answer takes: the ratios to the best unit's score, a coverage floor and a cap,
+        # chosen for the share of answers holding the hint, with a small cost per unit (answers stay short).
+        cached = []
+        for i in unit_index:
+            item, _ = items[i]
+            query, vector, candidates, stats, _ = retrieved[i]
+            hits = sorted(candidates.hits, key=lambda h: probability(fitted.RERANK, h.features), reverse=True)
+            passages = build_passages(hits[:8], limit=5)
+            scored = extractive.score_candidates(candidates.lexemes, passages, stats, query.asks_for, query.identifiers,
+                                                 embed=ctx.providers.embedder.embed, query_vector=vector)
+            cached.append((_norm(item["answer_hint"]), scored, query.asks_for))
+        best_setting, best_value = dict(fitted.COMPOSE), -1.0
+        for same in (0.5, 0.6, 0.7, 0.8, 0.9):
+            for other in (0.6, 0.7, 0.8, 0.9, 1.0):
+                for floor in (0.0, 0.15, 0.3):
+                    for cap in (2, 3, 4):
+                        fitted.COMPOSE = {"same_passage": same, "other_passage": other, "min_coverage": floor,
+                                          "max_units": cap}
+                        held, units = 0, 0
+                        for hint, scored, asks in cached:
+                            text, chosen = composing.compose(scored, asks)
+                            held += hint in _norm(text)
+                            units += len(chosen)
+                        value = held / len(cached) - 0.01 * units / len(cached)
+                        if value > best_value:
+                            best_setting, best_value, best_held, best_units = dict(fitted.COMPOSE), value, held, units
+        fitted.COMPOSE = best_setting
+        print(f"compose: {best_setting}; answers hold the hint {best_held / len(cached):.3f}, "
+              f"{best_units / len(cached):.2f} units per answer (in-sample on the questions whose passages hold it)",
+              file=sys.stderr)
 
     # 3. Refusal.
     rows, ys = [], []
     for (item, _), (query, vector, candidates, stats, _) in zip(items, retrieved):
         for hit in candidates.hits:
+            hit.features.update(rerank_features(candidates.lexemes, hit, stats))
             hit.score = probability(fitted.RERANK, hit.features)
         hits = sorted(candidates.hits, key=lambda h: h.score, reverse=True)
         passages = build_passages(hits[:8], limit=5)

@@ -16,7 +16,7 @@ from dataclasses import dataclass, field
 from knowledge import fitted
 from knowledge.answering.passages import SourcePassage
 from knowledge.lexicon import TermStats, lexeme_words, parse_tsvector
-from knowledge.query import QueryAnalysis
+from knowledge.query import QueryAnalysis, is_casual
 from knowledge.scoring import probability
 from textcore.words import specificity
 
@@ -137,6 +137,9 @@ def features_for(query: QueryAnalysis, lexemes: list[str], passages: list[Source
         "missing_specific_count": min(_UNSEEN_CAP, float(sum(1 for t in missing if spec[t] >= 0.5))) / _UNSEEN_CAP,
         "missing_generic_count": min(_UNSEEN_CAP, float(sum(1 for t in missing if spec[t] < 0.5))) / _UNSEEN_CAP,
         "missing_identifier": 1.0 if missing_ids else 0.0,
+        # A chat-style question carries words of its own ("lost my laptop on the train this morning"): the
+        # refusal model weighs what is missing differently for it.
+        "casual": 1.0 if is_casual(query.original) else 0.0,
         "fact_missing": 0.0 if holds_asked_kind(query.asks_for, " ".join(c.text for c in chosen)) else 1.0,
         "dense_top": max((h.dense for p in passages[:3] for h in p.hits), default=0.0),
         "question_terms": min(len(terms), 12) / 12,
