@@ -145,6 +145,14 @@ def main() -> int:
     from knowledge.rerank import rerank_features
     from knowledge.scoring import fit_logistic, logit, probability
 
+    def ranked_passages(candidates, stats):
+        """The passages the answer path would build from these hits under the current rerank weights."""
+        for hit in candidates.hits:
+            hit.features.update(rerank_features(candidates.lexemes, hit, stats))
+            hit.score = probability(fitted.RERANK, hit.features)
+        hits = sorted(candidates.hits, key=lambda h: h.score, reverse=True)
+        return build_passages(hits[:8], limit=5)
+
     items = [pair for spec in args.sets for pair in load(spec)]
     ctx = Context()
     print(f"{len(items)} dev questions", file=sys.stderr)
@@ -178,11 +186,7 @@ def main() -> int:
         # 2. Units.
         unit_groups, unit_labels, unit_index = [], [], []
         for i, ((item, _), (query, _, candidates, stats, _)) in enumerate(zip(items, retrieved)):
-            for hit in candidates.hits:
-                hit.features.update(rerank_features(candidates.lexemes, hit, stats))
-                hit.score = probability(fitted.RERANK, hit.features)
-            hits = sorted(candidates.hits, key=lambda h: h.score, reverse=True)
-            passages = build_passages(hits[:8], limit=5)
+            passages = ranked_passages(candidates, stats)
             scored = extractive.score_candidates(candidates.lexemes, passages, stats, query.asks_for, query.identifiers)
             hint = _norm(item.get("answer_hint", ""))
             if not item.get("answerable") or not hint:
@@ -207,11 +211,7 @@ def main() -> int:
         for i in unit_index + unanswerable:
             item, _ = items[i]
             query, vector, candidates, stats, _ = retrieved[i]
-            for hit in candidates.hits:
-                hit.features.update(rerank_features(candidates.lexemes, hit, stats))
-                hit.score = probability(fitted.RERANK, hit.features)
-            hits = sorted(candidates.hits, key=lambda h: h.score, reverse=True)
-            passages = build_passages(hits[:8], limit=5)
+            passages = ranked_passages(candidates, stats)
             scored = extractive.score_candidates(candidates.lexemes, passages, stats, query.asks_for, query.identifiers)
             top = sorted(scored, key=lambda c: c.score, reverse=True)[:extractive.DENSE_TOP]
             if not top:
@@ -272,11 +272,7 @@ def main() -> int:
     # 3. Refusal.
     rows, ys = [], []
     for (item, _), (query, vector, candidates, stats, _) in zip(items, retrieved):
-        for hit in candidates.hits:
-            hit.features.update(rerank_features(candidates.lexemes, hit, stats))
-            hit.score = probability(fitted.RERANK, hit.features)
-        hits = sorted(candidates.hits, key=lambda h: h.score, reverse=True)
-        passages = build_passages(hits[:8], limit=5)
+        passages = ranked_passages(candidates, stats)
         scored = extractive.score_candidates(candidates.lexemes, passages, stats, query.asks_for, query.identifiers,
                                              embed=ctx.providers.embedder.embed, query_vector=vector)
         scored = extractive.about_identifiers(scored, query.strict_identifiers)
