@@ -24,7 +24,7 @@ from typing import Iterable
 
 from textcore.antonyms import ANTONYMS
 from textcore.identifiers import identifiers
-from textcore.words import STOPWORDS
+from textcore.words import STOPWORDS, WORD_NUMBERS
 
 __all__ = ["Grounding", "ground", "compatible", "entity_key", "fold"]
 
@@ -52,8 +52,7 @@ _UNIT_FOLD = {"percent": "%", "s": "s", "sec": "s", "secs": "s", "second": "s", 
               "hours": "h", "day": "d", "days": "d", "week": "w", "weeks": "w", "month": "mo", "months": "mo",
               "year": "y", "years": "y", "yr": "y"}
 _NUMERIC_KINDS = frozenset({"version", "quantity"})
-_NUMBER_WORDS = {w: str(i) for i, w in enumerate(
-    "zero one two three four five six seven eight nine ten eleven twelve".split())}
+_NUMBER_WORDS = {w: str(v) for w, v in WORD_NUMBERS.items() if v <= 12 and w not in ("dozen", "twice")}
 
 
 def fold(word: str) -> str:

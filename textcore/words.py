@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import re
 
-__all__ = ["STOPWORDS", "WORD_RE", "words", "content_words", "is_content", "expand_contractions"]
+__all__ = ["STOPWORDS", "WORD_NUMBERS", "WORD_RE", "words", "content_words", "is_content", "expand_contractions"]
 
 WORD_RE = re.compile(r"[A-Za-z][A-Za-z'’]*")
 
@@ -21,6 +21,16 @@ STOPWORDS = frozenset(
     within upon each every either neither whether however therefore thus hence s t""".split()
 )
 
+
+# Numbers written as words, with their values: the one list the number guard, the checker's content words,
+# answer reuse and the asked-fact reading share ("thousand" and "million" are scales, read with a number).
+WORD_NUMBERS = {
+    "zero": 0, "one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6, "seven": 7,
+    "eight": 8, "nine": 9, "ten": 10, "eleven": 11, "twelve": 12, "thirteen": 13, "fourteen": 14,
+    "fifteen": 15, "sixteen": 16, "seventeen": 17, "eighteen": 18, "nineteen": 19, "twenty": 20,
+    "thirty": 30, "forty": 40, "fifty": 50, "sixty": 60, "seventy": 70, "eighty": 80, "ninety": 90,
+    "hundred": 100, "dozen": 12, "twice": 2,
+}
 
 _SPECIAL_NOT = re.compile(r"\b(ca|wo|sha)n['’]t\b", re.I)
 _NOT = re.compile(r"\b(\w+)n['’]t\b", re.I)

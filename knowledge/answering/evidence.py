@@ -18,14 +18,14 @@ from knowledge.answering.passages import SourcePassage
 from knowledge.lexicon import TermStats, lexeme_words, parse_tsvector
 from knowledge.query import QueryAnalysis, is_casual
 from knowledge.scoring import probability
-from textcore.words import specificity
+from textcore.words import WORD_NUMBERS, specificity
 
 _DIGIT = re.compile(r"\d")
 _DATE = re.compile(r"\b(\d{4}-\d{2}-\d{2}|\d{1,2} (jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)\w*|"
                    r"(jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)\w* \d{1,2}|monday|tuesday|wednesday|"
                    r"thursday|friday|saturday|sunday|q[1-4]|\d{1,2}(st|nd|rd|th)|before|after|within|by)\b", re.I)
-_NUMBER_WORDS = (r"(?:two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|fifteen|twenty|thirty|forty|"
-                 r"fifty|hundred|thousand|million|dozen)")
+_NUMBER_WORDS = "(?:" + "|".join(sorted(set(WORD_NUMBERS) - {"zero", "one", "twice"} | {"thousand", "million"},
+                                          key=len, reverse=True)) + ")"
 # A quantity in words: "nine kinds", "twice", "at least a week" ("one" and "half" are too often something else:
 # "one is to run …", "half-pixels").
 _SPELLED = re.compile(rf"\b(?:{_NUMBER_WORDS}|twice|an? (?:minute|hour|day|week|month|year)s?)\b",

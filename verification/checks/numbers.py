@@ -8,17 +8,12 @@ from decimal import Decimal, InvalidOperation
 
 from textcore.markers import strip_markers
 from textcore.sentences import LIST_ITEM
+from textcore.words import WORD_NUMBERS
 
 from .identifiers import code_spans
 from .text import STOPWORDS, stem
 
-_WORD_NUMBERS = {
-    "zero": 0, "one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6, "seven": 7,
-    "eight": 8, "nine": 9, "ten": 10, "eleven": 11, "twelve": 12, "thirteen": 13, "fourteen": 14,
-    "fifteen": 15, "sixteen": 16, "seventeen": 17, "eighteen": 18, "nineteen": 19, "twenty": 20,
-    "thirty": 30, "forty": 40, "fifty": 50, "sixty": 60, "seventy": 70, "eighty": 80, "ninety": 90,
-    "hundred": 100, "dozen": 12, "twice": 2,
-}
+_WORD_NUMBERS = WORD_NUMBERS
 _MONTHS = ["january", "february", "march", "april", "may", "june", "july", "august",
            "september", "october", "november", "december"]
 _WEEKDAYS = ["monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday"]

@@ -6,7 +6,7 @@ from __future__ import annotations
 import re
 from functools import lru_cache
 
-from textcore.words import STOPWORDS, words
+from textcore.words import STOPWORDS, WORD_NUMBERS, words
 
 # Verbs and fillers that paraphrases add or drop freely; they count half and are never "novel".
 GENERIC = frozenset(
@@ -80,9 +80,7 @@ def stem(word: str) -> str:
 
 
 # Spelled-out numbers are the number guard's business, not content words.
-NUMBER_WORDS = frozenset("""zero one two three four five six seven eight nine ten eleven twelve thirteen
-    fourteen fifteen sixteen seventeen eighteen nineteen twenty thirty forty fifty sixty seventy eighty
-    ninety hundred thousand million billion dozen twice half""".split())
+NUMBER_WORDS = frozenset(WORD_NUMBERS) | {"thousand", "million", "billion", "half"}
 
 
 @lru_cache(maxsize=20000)
