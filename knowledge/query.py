@@ -17,7 +17,7 @@ _ASKS = [
     ("number", re.compile(r"\b(how (many|much|long|often|soon|far|big|old)|what (percentage|percent|amount|number)|"
                           r"\blimit\b|maximum|minimum|\bmax\b|\bmin\b|cap\b|deductible|premium|cost|price|rate)\b", re.I)),
     # "When does X run?" asks for a time; "…even when no subcommand is given" does not.
-    ("date", re.compile(r"(?:^|[.?!;:]\s*|\b(?:and|so|but|hey|hi)\W+)when\b|\b(what (date|day|time)|deadline|by what date|"
+    ("date", _ASKS_DATE := re.compile(r"(?:^|[.?!;:]\s*|\b(?:and|so|but|hey|hi)\W+)when\b|\b(what (date|day|time)|deadline|by what date|"
                         r"which day|how soon)\b", re.I)),
     ("who", re.compile(r"\b(who|whom|which (team|person|group)|contact)\b", re.I)),
     ("procedure", re.compile(r"\b(how (do|can|should|would) (i|we|you)|how to|what are the steps|steps to|"
@@ -112,7 +112,7 @@ def asked_fact_kinds(text: str) -> list[str]:
     """Which kinds of fact (number, date, who, where, version) the question asks for; "count:<noun>" when it
     asks how many of a named thing ("count:database|pages": either word counted)."""
     kinds = [kind for kind, pattern in _ASKS if pattern.search(text)]
-    if "date" in kinds and _SCENE_WHEN.search(text) and not _ASKS[1][1].search(_SCENE_WHEN.sub("", text)):
+    if "date" in kinds and _SCENE_WHEN.search(text) and not _ASKS_DATE.search(_SCENE_WHEN.sub("", text)):
         kinds.remove("date")
     if _ASKS_VERSION.search(text):
         kinds.append("version")
@@ -122,7 +122,7 @@ def asked_fact_kinds(text: str) -> list[str]:
         while words and words[0] in _COUNT_SKIP:
             words.pop(0)
         if words and words[0] not in ("are", "is", "do", "does", "can", "will", "would", "should", "did", "have",
-                                      "has", "times") or words[:1] == ["times"]:
+                                      "has"):
             nouns = words[:1] if words[0] == "times" or len(words) == 1 or words[1] in _NOT_NOUNS else words[:2]
             kinds.append("count:" + "|".join(nouns))
     return kinds

@@ -39,10 +39,6 @@ def appears(ident: Identifier, passage: str) -> bool:
             general = re.sub(r"\d+", placeholder, needle)
             if re.search(rf"(?<![A-Za-z0-9_]){re.escape(general)}(?![A-Za-z0-9_])", hay, flags):
                 return True
-    # A compile-time name given without its product prefix ("OMIT_FOREIGN_KEY" for SQLITE_OMIT_FOREIGN_KEY).
-    prefixed = re.fullmatch(r"[A-Z][A-Z0-9]+_([A-Z0-9]+_[A-Z0-9_]+)", needle)
-    if prefixed and re.search(rf"(?<![A-Za-z0-9_]){re.escape(prefixed.group(1))}(?![A-Za-z0-9_])", hay):
-        return True
     # Lost spaces glue a word to a dot-file name ("to.gitignore", "the.dump"), in the claim as in the
     # passage: a lower-case word before the first dot is read as a separate word.
     glued = _GLUED.fullmatch(needle)

@@ -80,8 +80,6 @@ def _tokens(text: str) -> tuple[Token, ...]:
     text = re.sub(r"\bno longer\b", "not", text)
     # "will not be able to remove" negates "remove" as "cannot remove" does.
     text = re.sub(r"\b(?:be|being|been) able to\b", " ", text)
-    # "warns against enabling" says "do not enable".
-    text = re.sub(r"\b((?:warn|advise|recommend|caution|decide|argue)(?:s|ed|ing)?) against\b", r"\1 not", text)
     # "neither A nor B" negates once: the "nor" only joins the second item.
     text = re.sub(r"\b(neither\b[^.;:]*?)\bnor\b", r"\1 or", text)
     out: list[Token] = []

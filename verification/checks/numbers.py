@@ -257,6 +257,18 @@ _ITEM = r"[^\s,;:()]+(?: [^\s,;:()]+){0,3}"
 _SERIES = re.compile(rf"{_ITEM}(?:, {_ITEM})+,? (?:and|or) {_ITEM}")
 
 
+def list_items_after(raws: list[str], i: int) -> int:
+    """How many list items follow claim i when it is a lead-in (ends with ":"), else 0."""
+    if not strip_markers(raws[i]).rstrip().endswith(":"):
+        return 0
+    items = 0
+    for later in raws[i + 1:]:
+        if not LIST_ITEM.match(later):
+            break
+        items += 1
+    return items
+
+
 def enumeration_counts(raws: list[str]) -> list[frozenset[int]]:
     """For each claim (by position), how many things the answer enumerates right there: the items of a
     series of three or more inside the claim ("sets A, B and C", counted by its commas) and, for a lead-in ending with
@@ -267,13 +279,8 @@ def enumeration_counts(raws: list[str]) -> list[frozenset[int]]:
         text = strip_markers(raw)
         counts = {m.group(0).count(", ") + 2 - (1 if ", and " in m.group(0) or ", or " in m.group(0) else 0)
                   for m in _SERIES.finditer(text)}
-        if text.endswith(":"):
-            items = 0
-            for later in raws[i + 1:]:
-                if not LIST_ITEM.match(later):
-                    break
-                items += 1
-            if items:
-                counts.add(items)
+        items = list_items_after(raws, i)
+        if items:
+            counts.add(items)
         out.append(frozenset(counts))
     return out

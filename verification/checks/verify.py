@@ -9,9 +9,7 @@ from time import perf_counter
 import numpy as np
 
 from .claims import extract_claims
-from textcore.markers import strip_markers
-from textcore.sentences import LIST_ITEM
-from .numbers import enumeration_breaks, enumeration_counts
+from .numbers import enumeration_breaks, enumeration_counts, list_items_after
 from .guards import Assessment, assess, bad_urls, clean_text, split_citations
 from .support import PassageIndex
 from .text import content_stems
@@ -92,12 +90,6 @@ def _check_claim(claim: Claim, index: dict[int, PassageIndex], urls: list[str], 
     return ClaimVerdict(claim, a.verdict, a.reason, a.evidence, a.source_n, checks), a.hard
 
 
-def _lead_ins(raws: list[str]) -> list[int]:
-    """Positions of claims that end with ":" and are followed by list items."""
-    return [i for i, raw in enumerate(raws[:-1])
-            if strip_markers(raw).rstrip().endswith(":") and LIST_ITEM.match(raws[i + 1])]
-
-
 def _score(verdicts: list[ClaimVerdict]) -> float:
     """Content-weighted share of factual claims that are supported (1.0 when nothing is claimed)."""
     total = got = 0.0
@@ -140,7 +132,8 @@ def verify_answer(answer: str, sources: list[Source], *, embed: Embed | None = N
         for i, vec in zip(undecided, vecs):
             results[i] = _check_claim(claims[i], index, urls, th, vec, counts[i], question)
         timings["embed"] = _ms(t)
-    for i in _lead_ins([c.raw for c in claims]):
+    raws = [c.raw for c in claims]
+    for i in (i for i in range(len(raws)) if list_items_after(raws, i)):
         v, hard = results[i]
         if v.verdict == "unsupported" and not hard:
             # "A few settings need specific values:" sums up the list that follows, whose items are checked;
