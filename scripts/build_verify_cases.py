@@ -359,10 +359,35 @@ def build(faithful: list[Case], split_of: dict[str, str]) -> dict[str, list[Case
     return out
 
 
+_WORD = re.compile(r"\w+")
+
+
+def in_parser_layout(text: str, parsed_text: str) -> str:
+    """The stretch of the parser's text that holds the same words as `text`, with the parser's line breaks
+    and punctuation ("DEBUG: Whether …\nDefault: False" where a copy had flattened it to "DEBUG Whether …
+    Default: False"); `text` itself when its words are not found there in that order."""
+    if text in parsed_text:
+        return text
+    want = [w.lower() for w in _WORD.findall(text)]
+    if not want:
+        return text
+    spans = [(m.start(), m.end(), m.group(0).lower()) for m in _WORD.finditer(parsed_text)]
+    have = [w for _, _, w in spans]
+    for i in range(len(have) - len(want) + 1):
+        if have[i] == want[0] and have[i : i + len(want)] == want:
+            start, end = spans[i][0], spans[i + len(want) - 1][1]
+            # Punctuation that opens or closes the copy ("-c --stdout", "… in memory.") stays with it.
+            head = re.search(r"[^\w\s]*$", parsed_text[:start]).group(0)
+            tail = re.match(r"[^\w\s]*", parsed_text[end:]).group(0)
+            return parsed_text[start - len(head) : end + len(tail)]
+    return text
+
+
 def with_titles(faithful: list[Case], corpus: Path) -> None:
     """Give every source the context the answer path hands the checker with each passage: its document's
     title and its section's heading path ("Testing with Celery — pytest > Fixtures > celery_worker"), as
-    Verity's parser reads them, in place (each document parsed once)."""
+    Verity's parser reads them, and the parser's layout of its text (`in_parser_layout`), in place (each
+    document parsed once)."""
     from knowledge.parsing import parse_file
 
     parsed: dict[str, Any] = {}
@@ -372,6 +397,7 @@ def with_titles(faithful: list[Case], corpus: Path) -> None:
             if path not in parsed:
                 parsed[path] = parse_file((corpus / path).read_bytes(), path.rsplit("/", 1)[-1])
             doc = parsed[path]
+            source["text"] = in_parser_layout(source["text"], "\n\n".join(b.text for b in doc.blocks))
             head = source["text"][:60]
             block = next((b for b in doc.blocks if b.anchor == anchor and head in b.text), None) or next(
                 (b for b in doc.blocks if head in b.text), None)

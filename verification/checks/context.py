@@ -130,6 +130,29 @@ def _placement(ctx: dict[str, float], ent: str, occurrences: dict[str, list[tupl
     return _Placement(sum(w * idf.get(t, 1.0) for t, w in ctx.items()), scores)
 
 
+# Weight of a word of a term's definition in the term's context (a word next to it weighs 1, one two
+# places away 1/2 …).
+DEFINITION_WEIGHT = 0.25
+_DEFINITION_HEAD = re.compile(r"^\s*(\S+(?:\s*,\s*\S+)?)\s*:\s")
+_DEFINITION_LINES = 6
+
+
+def _definitions(sentences: list[str], seqs: list[list[str]]) -> list[tuple[str, int, list[str]]]:
+    """(term key, its sentence, the tokens of its definition) for each sentence that opens with an entity
+    and a colon ("numfig_format: A dictionary …"): the definition runs to the next such term, at most
+    _DEFINITION_LINES sentences."""
+    heads = []
+    for n, (text, seq) in enumerate(zip(sentences, seqs)):
+        m = _DEFINITION_HEAD.match(text)
+        if m and seq and seq[0].startswith("@") and seq[0][1:] in m.group(1).lower():
+            heads.append(n)
+    out = []
+    for k, n in enumerate(heads):
+        end = min(heads[k + 1] if k + 1 < len(heads) else len(sentences), n + _DEFINITION_LINES)
+        out.append((seqs[n][0], n, [t for seq in seqs[n:end] for t in seq]))
+    return out
+
+
 def check_context(claim_text: str, sentences: list[str], window: int, margin: float,
                   min_rival: float = 0.0) -> ContextCheck:
     """Conflict when another entity's source context agrees with the words around a claim entity by at
@@ -151,6 +174,10 @@ def check_context(claim_text: str, sentences: list[str], window: int, margin: fl
         for i, t in enumerate(seq):
             if t.startswith("@"):
                 occurrences.setdefault(t, []).append((_around(seq, i, window), n))
+    for term, n, body in _definitions(sentences, seqs):
+        # A definition list's term ("SESSION_COOKIE_HTTPONLY: Controls …" then "Default: True") owns its
+        # whole definition: the lines under it say what it is, however far from the term they stand.
+        occurrences[term].append(({t: DEFINITION_WEIGHT for t in body if t != term}, n))
     found = [e for e in entities if e in occurrences]
     places = {e: _placement(_around(claim_seq, claim_seq.index(e), window), e, occurrences, idf) for e in found}
     for ent in found:

@@ -117,6 +117,14 @@ def _ranked_sentences(sup: Support, passages: list[PassageIndex]) -> list[str]:
     return out + [s for n, s in ranked if n >= need and s != sup.sentence]
 
 
+_LITERAL = re.compile(r'"[^"\n]{2,80}"|`[^`\n]{2,80}`|“[^”\n]{2,80}”')
+
+
+def _without_quoted_literals(claim_text: str, passage_text: str) -> str:
+    """The claim with every quoted or code literal that the passage holds verbatim blanked out."""
+    return _LITERAL.sub(lambda m: " " if m.group(0)[1:-1] in passage_text else m.group(0), claim_text)
+
+
 def _widened(evidence: str, passages: list[PassageIndex]) -> str:
     """The aligned window with the sentence before and after it: a version note ("New in version 1.1.")
     or a unit often stands in a sentence of its own next to the statement it belongs to."""
@@ -142,8 +150,10 @@ def assess(claim_text: str, passages: list[PassageIndex], th: Thresholds,
     nums = check_numbers(claim_text, joined, counted)
     if nums.status == "pass" and sup.evidence and sup.lexical >= th.lexical:
         # The number may occur elsewhere in the passage; the aligned stretch (the window of one to three
-        # sentences that covers the claim best: a claim may join two of them) is what counts.
-        local = check_numbers(claim_text, _widened(sup.evidence, passages), counted)
+        # sentences that covers the claim best: a claim may join two of them) is what counts. A literal the
+        # claim quotes word for word from the passage ("node": ">=0.10.3 <15") is backed where it stands.
+        local = check_numbers(_without_quoted_literals(claim_text, joined), _widened(sup.evidence, passages),
+                              counted)
         if local.status == "conflict":
             nums = local
     checks["numbers"] = f"{nums.status}: {nums.detail}"

@@ -215,11 +215,13 @@ def check_numbers(claim_text: str, passage_text: str, counted: frozenset[int] = 
     if not missing:
         return NumberCheck("pass", f"{len(claim_nums)} number(s) found")
     names = tuple(m.text.strip() for m in missing)
+    # A number the claim states itself is no rival to its other numbers ("2015, unless --edition 2018").
+    stated = {cm.key for cm in claim_nums}
     for cm in missing:
         role = _role(cm)
         if role is None:
             continue
-        rivals = [sm for sm in source_nums if _role(sm) == role and sm.key != cm.key]
+        rivals = [sm for sm in source_nums if _role(sm) == role and sm.key not in stated]
         if rivals:
             return NumberCheck("conflict", f"claim says {cm.text.strip()!r}, source says "
                                f"{rivals[0].text.strip()!r}", names)

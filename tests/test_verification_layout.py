@@ -1,0 +1,76 @@
+"""The checker reads passages in the parser's layout: definition lists ("TERM: text" lines with "Default: …"
+under them), code blocks on lines of their own, and examples a claim quotes from them. Cases written for
+these rules, not taken from the evaluation sets."""
+
+from __future__ import annotations
+
+from verification.checks import Source, check_numbers, verify_answer
+
+SETTINGS = Source(1, (
+    "The worker reads these settings:\n\n"
+    "QUEUE_BACKEND: A mapping of environments to the store where jobs wait.\n"
+    "Default is to use 'redis' for 'production' and 'memory' for 'tests'.\n"
+    "New in version 2.4.\n\n"
+    "QUEUE_RETRY_DELAY: Seconds the worker waits between two tries of a job.\n"
+    "Default: 10"
+), title="Worker settings")
+
+
+def test_a_term_owns_the_lines_of_its_definition() -> None:
+    # "New in version 2.4." stands two lines under the term, beside other entities ('production'): the claim
+    # still puts QUEUE_BACKEND where the document does.
+    for answer in ("'memory' for 'tests', with QUEUE_BACKEND itself new in version 2.4 [1].",
+                   "'tests' use 'memory', and QUEUE_BACKEND appeared in version 2.4 [1]."):
+        report = verify_answer(answer, [SETTINGS])
+        assert report.faithful, report.claims[0].reason
+
+
+def test_a_swapped_term_is_still_caught() -> None:
+    report = verify_answer("QUEUE_BACKEND is how many seconds the worker waits between two tries of a job [1].",
+                           [SETTINGS])
+    assert not report.faithful
+
+
+ENGINES = Source(1, (
+    "You can name the versions of the runtime your package works on:\n\n"
+    "    {\n      \"engines\": {\n        \"runtime\": \">=4.2.0 <9\"\n      }\n    }\n\n"
+    "You can also name the versions of the installer that can install it:\n\n"
+    "    {\n      \"engines\": {\n        \"installer\": \"~1.3.5\"\n      }\n    }\n\n"
+    "Unless engine-strict is set, this field is advisory only and produces warnings on install."
+), title="package.json — engines")
+
+
+def test_a_quoted_example_is_backed_where_it_stands() -> None:
+    answer = ('Unless engine-strict is set, the engines field, for example "runtime": ">=4.2.0 <9", is advisory '
+              "only and produces warnings on install [1].")
+    report = verify_answer(answer, [ENGINES])
+    assert report.faithful, report.claims[0].reason
+
+
+def test_a_changed_number_in_a_quoted_example_is_caught() -> None:
+    answer = ('Unless engine-strict is set, the engines field, for example "runtime": ">=4.3.0 <9", is advisory '
+              "only and produces warnings on install [1].")
+    assert not verify_answer(answer, [ENGINES]).faithful
+
+
+EDITION = Source(1, (
+    "Using this flag looks like this:\n\n"
+    "    $ docgen src/lib.rs --edition 2021\n\n"
+    "This flag makes docgen read your code as the given edition. It builds doc tests with that edition too. "
+    "As with the compiler, the default edition is 2015 (the first edition)."
+), title="docgen --edition")
+
+
+def test_a_number_the_claim_states_is_no_rival_to_its_other_numbers() -> None:
+    report = verify_answer("Like the compiler, docgen uses the 2015 edition, the first one, unless --edition (say "
+                           "--edition 2021) says otherwise [1].", [EDITION])
+    assert report.faithful, report.claims[0].reason
+    assert not verify_answer("Like the compiler, docgen uses the 2018 edition, the first one, unless --edition "
+                             "says otherwise [1].", [EDITION]).faithful
+
+
+def test_the_number_guard_takes_no_rival_the_claim_states() -> None:
+    claim = "docgen uses the 2015 edition unless --edition 2021 says otherwise."
+    # Read against the aligned sentence alone, 2021 is not there; 2015 is, but the claim says 2015 too.
+    assert check_numbers(claim, "The default edition is 2015.").status == "missing"
+    assert check_numbers("docgen uses the 2018 edition.", "The default edition is 2015.").status == "conflict"
