@@ -372,3 +372,11 @@ def test_a_version_note_next_to_the_statement_backs_it() -> None:
               "available since version 1.1 [1].")
     assert verify_answer(answer, [source]).faithful
     assert not verify_answer(answer.replace("1.1", "1.4"), [source]).faithful
+
+
+def test_an_inflected_synonym_folds_into_the_stem_of_its_canonical_word() -> None:
+    from verification.checks.text import stem
+
+    # "alters" loses its "s" before the synonym table is read; it must still meet "change" and "changes".
+    assert {stem(w) for w in ("alters", "alter", "modified", "change", "changes")} == {stem("change")}
+    assert stem("prohibits") == stem("forbid")

@@ -76,7 +76,10 @@ def stem(word: str) -> str:
         w = w[:-1]
     if len(w) > 4 and w[-1] == w[-2] and w[-1] not in "lsz":
         w = w[:-1]
-    return _SYNONYMS.get(w, w)
+    # An inflected synonym ("alters" -> "alter") folds into its canonical word's stem ("change" -> "chang"),
+    # the stem the canonical word itself gets.
+    canonical = _SYNONYMS.get(w)
+    return stem(canonical) if canonical and canonical != w else w
 
 
 # Spelled-out numbers are the number guard's business, not content words.
