@@ -213,3 +213,16 @@ def test_an_option_written_with_a_placeholder_stands_for_its_values(claim: str, 
               "left out of the build.")
     assert check_identifiers(claim, source).status == status
 
+
+
+@pytest.mark.parametrize("answer, faithful", [
+    # The negation moves to the other item of an "only X, not Y" contrast: the same statement.
+    ("The region of the mirror only changes which download host is used, not the package list [1].", True),
+    ("No, the mirror's region only alters the download host, not the package list [1].", True),
+    # Dropped outright, it is caught.
+    ("The mirror's region changes the package list, and also the download host [1].", False),
+])
+def test_a_negation_moved_to_the_other_item_of_a_contrast_says_the_same(answer: str, faithful: bool) -> None:
+    source = Source(n=1, text="The mirror's region does not change the package list, only the download host.")
+    report = verify_answer(answer, [source])
+    assert report.faithful is faithful, [(v.verdict, v.reason) for v in report.claims]

@@ -112,6 +112,24 @@ def _elliptic(clause: list[Token]) -> bool:
     return len(negs) % 2 == 1 and not any(t.content for t in clause[negs[-1] + 1:])
 
 
+def _scope(clause: list[Token]) -> set[str]:
+    """The specific words a clause's (odd count of) negation bears on: those after the first one."""
+    negs = [i for i, t in enumerate(clause) if t.key == NEG]
+    if len(negs) % 2 == 0:
+        return set()
+    return specific(clause[negs[0] + 1:])
+
+
+def _negated_elsewhere(clause: list[Token], others: list[list[Token]]) -> bool:
+    """The other side negates what this clause negates, in a clause of its own: the same head ("print the
+    commands that would be executed, but do not execute them"), a word of this negation's scope ("only
+    modifies the endpoint, not the URL" beside "does not modify the URL, only the endpoint"), or an
+    elliptic clause ("arguments are not")."""
+    head, scope = negated_head(clause), _scope(clause)
+    return any(negated_head(c) is not None and (negated_head(c) == head or negated_head(c) in scope)
+               or _elliptic(c) for c in others)
+
+
 def _scope_conflict(claim: list[Token], source: list[Token], min_context: int) -> str | None:
     """A clause negated on one side whose counterpart clause (same negated word, at least min_context
     other specific words in common) on the other side has no negation."""
@@ -125,7 +143,7 @@ def _scope_conflict(claim: list[Token], source: list[Token], min_context: int) -
             twins = [c for c in others if head in specific(c) and len(context & specific(c)) >= min_context]
             # The other side negates the same word in another clause ("print the commands that would be
             # executed, but do not execute them"): it says the same.
-            negated_there = any(negated_head(c) == head for c in others) or any(_elliptic(c) for c in others)
+            negated_there = _negated_elsewhere(clause, others)
             if twins and not negated_there and not any(t.key == NEG for c in twins for t in c) \
                     and not any(lexically_negative(c) for c in twins):
                 word = next(t.surface for t in clause if t.key == head)
@@ -206,7 +224,7 @@ def _disagreement(clause: list[Token], claim_clauses: list[list[Token]], row: tu
     negated, other_words, other_clauses = ((clause, twin_words, siblings) if sign < 0
                                            else (twin, specific(clause), claim_clauses))
     head = negated_head(negated)
-    if head is None or head not in other_words or any(negated_head(c) == head or _elliptic(c) for c in other_clauses):
+    if head is None or head not in other_words or _negated_elsewhere(negated, other_clauses):
         return None
     return (f"clause '{text_of(clause)}' {'negates' if sign < 0 else 'affirms'} what the source clause "
             f"'{text_of(twin)}' {'negates' if twin_sign < 0 else 'affirms'}")
