@@ -146,6 +146,10 @@ def test_the_asked_kind_reads_scene_setting_clauses_compound_nouns_and_spelled_q
     assert holds_asked_kind(["number"], "Packagers are notified at least a week ahead.")
     assert holds_asked_kind(["number"], "SQLite uses nine distinct kinds of temporary file.")
     assert not holds_asked_kind(["number"], "One is to run the program inside a profiler.")
+    # The counted thing may stand three words after its number ("nine distinct types of temporary files").
+    assert holds_asked_kind(["count:temporary|files"], "The engine uses nine distinct types of temporary files.")
+    assert not holds_asked_kind(["count:temporary|files"], "Nine of the settings concern how the engine keeps "
+                                                            "its temporary files.")
 
 def test_a_how_to_answer_reads_on_through_the_next_commands() -> None:
     text = ("You can either clone the public repository:\n\n    $ git clone https://example.org/requests.git\n\n"

@@ -74,3 +74,31 @@ def test_the_number_guard_takes_no_rival_the_claim_states() -> None:
     # Read against the aligned sentence alone, 2021 is not there; 2015 is, but the claim says 2015 too.
     assert check_numbers(claim, "The default edition is 2015.").status == "missing"
     assert check_numbers("docgen uses the 2018 edition.", "The default edition is 2015.").status == "conflict"
+
+
+def test_a_call_named_with_empty_brackets_is_the_call_the_passage_makes() -> None:
+    source = Source(1, "Set the values, then start the worker:\n\n    worker.config.update(\n        QUEUE='jobs',\n    )\n"
+                       "    worker.start()", title="Worker")
+    assert verify_answer("Set QUEUE through worker.config.update() and then call worker.start() [1].",
+                         [source]).faithful
+    assert not verify_answer("Set QUEUE through worker.config.replace() and then call worker.start() [1].",
+                             [source]).faithful
+
+
+def test_no_before_a_noun_negates_the_claim() -> None:
+    source = Source(1, "No WRITE lock is taken until either the page buffer fills up and must be flushed to disk or "
+                       "until the batch ends.", title="Locking")
+    assert verify_answer("No WRITE lock is taken until either the page buffer fills up and must be flushed to disk "
+                         "or the batch ends [1].", [source]).faithful
+    assert verify_answer("No, a WRITE lock is not taken until the page buffer fills up and must be flushed to disk "
+                         "or the batch ends [1].", [source]).faithful
+    assert not verify_answer("A WRITE lock is taken until either the page buffer fills up and must be flushed to "
+                             "disk or the batch ends [1].", [source]).faithful
+
+
+def test_the_question_may_name_the_file_the_answer_says_back() -> None:
+    source = Source(1, "To include other files, such as the static and templates directories, "
+                       "include_package_data is set.", title="Project setup")
+    answer = "In setup.py, include_package_data is set so the static and templates directories get included [1]."
+    assert verify_answer(answer, [source], question="Why does setup.py set include_package_data?").faithful
+    assert not verify_answer(answer, [source], question="Why is include_package_data set?").faithful

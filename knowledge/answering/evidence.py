@@ -80,7 +80,7 @@ def _counts(nouns: str, text: str) -> bool:
     characters"); "database|pages" is satisfied by either word."""
     for noun in nouns.split("|"):
         stem = noun[:-1] if noun.endswith("s") and len(noun) > 3 else noun
-        if re.search(rf"(?:\d[\d,.]*[kKmMgG]?|\b{_NUMBER_WORDS})\W+(?:\w+\W+){{0,2}}?{re.escape(stem)}", text, re.I):
+        if re.search(rf"(?:\d[\d,.]*[kKmMgG]?|\b{_NUMBER_WORDS})\W+(?:\w+\W+){{0,3}}?{re.escape(stem)}", text, re.I):
             return True
     return False
 

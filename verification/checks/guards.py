@@ -23,8 +23,11 @@ LINK_REMOVED = "[link removed]"
 _RECORD_FIELD = re.compile(r"(?:^|;\s)[A-Z][\w ()/-]{0,40}:\s")
 # A leading "No," / "Yes," answers the question, and so does a short verbless "not ..." qualifier before a
 # colon ("No, not with the prefork pool: ...", "Not for the whole file: ..."): neither negates the claim.
-_YES_NO = re.compile(r"^\s*(?:(?:no|yes)\b[,.;:!]?\s*)?(?:not(?: (?!(?:is|are|was|were|be|do|does|did|can|will|has|"
-                     r"have)\b)[\w'-]+){1,5}\s*:\s+)?", re.I)
+# "No" takes punctuation or a pronoun after it to answer ("No, …", "No it isn't"); "No EXCLUSIVE lock is
+# acquired …" is a negation of the claim itself.
+_YES_NO = re.compile(r"^\s*(?:(?:no|yes)\b(?:[,.;:!]|\s+(?=(?:it|you|they|we|i|that|this|there|he|she)\b))\s*)?"
+                     r"(?:not(?: (?!(?:is|are|was|were|be|do|does|did|can|will|has|have)\b)[\w'-]+){1,5}\s*:\s+)?",
+                     re.I)
 
 
 def split_citations(claim: Claim, valid: set[int]) -> tuple[tuple[int, ...], tuple[int, ...]]:
@@ -161,9 +164,10 @@ def assess(claim_text: str, passages: list[PassageIndex], th: Thresholds,
     # is about; names may come from it too: the passage is read as part of that document.
     context = "\n".join([joined] + [p.source.title for p in passages if p.source.title])
     idents = check_identifiers(claim_text, joined)
-    if idents.status == "missing" and check_identifiers(claim_text, context).status == "pass":
-        # Missing from the text with no rival there, but the section's heading holds it.
-        idents = IdentifierCheck("pass", "found in the passage or its headings")
+    if idents.status == "missing" and check_identifiers(claim_text, f"{context}\n{question}").status == "pass":
+        # Missing from the text with no rival there, but the section's heading holds it, or the question
+        # names it ("Why does the project need a MANIFEST.in next to setup.py?"): the answer may say it back.
+        idents = IdentifierCheck("pass", "found in the passage, its headings or the question")
     checks["identifiers"] = f"{idents.status}: {idents.detail}"
     names = check_names(claim_text, f"{context}\n{question}" if question else context)
     checks["names"] = f"{names.status}: {names.detail}"

@@ -32,6 +32,10 @@ def appears(ident: Identifier, passage: str) -> bool:
     pattern = rf"(?<![A-Za-z0-9_]){re.escape(needle)}(?![A-Za-z0-9_])"
     if re.search(pattern, hay, flags):
         return True
+    # A call named with empty brackets ("app.config.update()") is the call the passage makes with arguments
+    # ("app.config.update(FOO_BAR='baz')").
+    if needle.endswith("()") and re.search(rf"(?<![A-Za-z0-9_.]){re.escape(needle[:-2])}\(", hay, flags):
+        return True
     # An option written with a placeholder for its number ("-T#", "--threads=N") stands for every value:
     # "-T0" and "--threads=4" are that option.
     if needle.startswith("-") and re.search(r"\d", needle):
