@@ -61,8 +61,7 @@ class Thresholds:
     # Even with a high cosine, some words must be shared: stops topical look-alikes.
     embedding_min_lexical: float = 0.25
     # cosine + 0.5 * coverage at or above this is support whatever words are new (paraphrase).
-    # Tuned on fixtures/eval/verify_cases.jsonl: additions peaked at 0.97 (one case), 0.72 otherwise;
-    # loose faithful paraphrases sat at 0.85-1.1.
+    # The three embedding cut-offs are fitted on dev in embedding mode (scripts/fit_verifier.py).
     embedding_combined: float = 0.9
     # Below this coverage a claim is about something else: polarity/role conflicts are not reported.
     related_lexical: float = 0.34
