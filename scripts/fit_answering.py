@@ -90,6 +90,10 @@ def main() -> int:
 
     items = [pair for spec in args.sets for pair in load(spec)]
     ctx = Context()
+    absent = sorted({collection for _, collection in items} - set(ctx.collections))
+    if absent:
+        parser.error(f"no collection named {', '.join(map(repr, absent))} in this database: ingest it first "
+                     "(see the README's evaluation section)")
     print(f"{len(items)} dev questions", file=sys.stderr)
     if args.only == "confidence":
         fit_confidence(items, fitted, evidence_mod, AskOptions, answer_question, fit_logistic, ctx)
