@@ -46,10 +46,12 @@ def folds(keys: list[str], k: int = 5, seed: int = 7) -> list[list[int]]:
 
 
 def cv_probabilities(groups: list[list[dict]], labels: list[list[float]], names: list[str], keys: list[str],
-                     sample_weights: list[list[float]] | None = None, **fit_args) -> list[list[float]]:
+                     sample_weights: list[list[float]] | None = None, listwise: bool = False,
+                     **fit_args) -> list[list[float]]:
     """Out-of-fold probabilities; every row of a question, and every question on one document, stays in
-    one fold."""
-    from knowledge.scoring import fit_logistic, probability
+    one fold. `listwise`: fitted with `fit_listwise` (each question's candidates ranked) instead of a
+    pointwise logistic regression over the pooled rows."""
+    from knowledge.scoring import fit_listwise, fit_logistic, probability
 
     out: list[list[float]] = [[] for _ in groups]
     for held in folds(keys):
@@ -58,24 +60,32 @@ def cv_probabilities(groups: list[list[dict]], labels: list[list[float]], names:
         ys = [y for i, ls in enumerate(labels) if i not in held_set for y in ls]
         sw = None if sample_weights is None else [w for i, ws in enumerate(sample_weights) if i not in held_set
                                                   for w in ws]
-        weights = fit_logistic(rows, ys, names, sample_weights=sw, **fit_args)
+        if listwise:
+            weights = fit_listwise([g for i, g in enumerate(groups) if i not in held_set],
+                                   [ls for i, ls in enumerate(labels) if i not in held_set], names, **fit_args)
+        else:
+            weights = fit_logistic(rows, ys, names, sample_weights=sw, **fit_args)
         for i in held:
             out[i] = [probability(weights, r) for r in groups[i]]
     return out
 
 
 def top_unit_l2(groups: list[list[dict]], labels: list[list[float]], names: list[str], keys: list[str],
-                grid: tuple[float, ...] = (0.001, 0.003, 0.01, 0.03)) -> tuple[float, list[list[float]]]:
-    """The regularisation under which the top-scored unit most often holds the hint, by cross-validation
-    by document; returns it with its out-of-fold probabilities."""
-    best = (-1, 0.001, [])
-    for l2 in grid:
-        oof = cv_probabilities(groups, labels, names, keys, l2=l2)
-        top1 = sum(1 for probs, ls in zip(oof, labels) if any(ls) and ls[max(range(len(probs)), key=probs.__getitem__)])
-        print(f"  units l2 {l2}: top unit holds the hint {top1} times (5-fold CV by document)", file=sys.stderr)
-        if top1 > best[0]:
-            best = (top1, l2, oof)
-    return best[1], best[2]
+                grid: tuple[float, ...] = (0.001, 0.003, 0.01, 0.03)) -> tuple[float, bool, list[list[float]]]:
+    """The regularisation and the kind of fit (pointwise or listwise) under which the top-scored unit most
+    often holds the hint, by cross-validation by document; returns them with their out-of-fold
+    probabilities."""
+    best = (-1, 0.001, False, [])
+    for listwise in (False, True):
+        for l2 in grid:
+            oof = cv_probabilities(groups, labels, names, keys, l2=l2, listwise=listwise)
+            top1 = sum(1 for probs, ls in zip(oof, labels)
+                       if any(ls) and ls[max(range(len(probs)), key=probs.__getitem__)])
+            print(f"  units {'listwise' if listwise else 'pointwise'} l2 {l2}: top unit holds the hint {top1} times "
+                  "(5-fold CV by document)", file=sys.stderr)
+            if top1 > best[0]:
+                best = (top1, l2, listwise, oof)
+    return best[1], best[2], best[3]
 
 
 def fit_confidence(items, fitted, evidence_mod, AskOptions, answer_question, fit_logistic, ctx) -> None:

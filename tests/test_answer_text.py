@@ -179,3 +179,37 @@ def test_the_passage_holding_the_asked_number_is_read_first() -> None:
     # Nothing moves when the first passage holds it, or when no quantity is asked for.
     assert [c.passage.n for c in _fact_first([table, overview], asks)] == [2, 1]
     assert [c.passage.n for c in _fact_first([overview, table], ["procedure"])] == [1, 2]
+
+
+def test_a_how_to_answer_takes_the_list_the_best_unit_belongs_to_not_the_first_list_of_the_passage() -> None:
+    text = ("Build targets:\n\n- make check runs the test suite.\n- make dist makes a tarball.\n\n"
+            "Release builds are quiet. Debug builds enable address sanitizer by default. "
+            "Use the --disable-sanitizers configure option to turn them off.")
+    candidates = _candidates(text)
+    best = next(c for c in candidates if c.unit.kind == "sentence" and "--disable-sanitizers" in c.text)
+    best.score = 5.0
+    how_to, _ = compose(candidates, ["procedure"])
+    assert "--disable-sanitizers" in how_to, how_to
+    assert "make dist" not in how_to, how_to
+    # When the best unit is the lead-in of that list, or one of its items, the list's steps are the answer.
+    lead = next(c for c in candidates if c.unit.kind == "lead")
+    lead.score = 9.0
+    steps, _ = compose(candidates, ["procedure"])
+    assert "make check" in steps and "make dist" in steps, steps
+
+
+def test_an_answer_about_a_named_option_may_read_on_to_the_example_after_the_sentence_naming_it() -> None:
+    from knowledge.answering.extractive import about_identifiers
+
+    text = ("Generally you can invoke the command yourself.\n\n"
+            "You can also call main but disable the standalone mode, so sys.exit is not called at the end.\n\n"
+            "So you can do something like this:\n\n    command.main(['name'], standalone_mode=False)\n\n"
+            "An unrelated closing remark about help pages.\n\nAnd another one.\n\nAnd a third.")
+    candidates = _candidates(text)
+    for c in candidates:
+        c.features = {"identifier_match": 1.0 if "sys.exit" in c.text else 0.0}
+    kept = {c.text.strip() for c in about_identifiers(candidates, ["sys.exit"]) if c.unit.kind != "window"}
+    assert "So you can do something like this:" in kept
+    assert "command.main(['name'], standalone_mode=False)" in kept
+    # Only a few units on: a unit further away, or before the naming one, is not about the option.
+    assert "And a third." not in kept and "Generally you can invoke the command yourself." not in kept

@@ -13,7 +13,7 @@ import textwrap
 
 from knowledge import fitted
 from knowledge.answering.evidence import holds_asked_kind
-from knowledge.answering.extractive import Candidate
+from knowledge.answering.extractive import Candidate, unit_positions
 from knowledge.answering.passages import SourcePassage
 from textcore.identifiers import identifiers
 
@@ -21,18 +21,21 @@ MAX_STEPS = 6
 
 
 def _steps(best: Candidate, candidates: list[Candidate]) -> list[Candidate]:
-    """For a how-to question: the best passage's list (or its units) in order, from its lead-in."""
+    """For a how-to question: the list the best unit belongs to (or leads into) in order, from its lead-in;
+    else the best passage's units read on from the best one."""
     if best.unit.kind == "window":
         best = Candidate(best.passage, best.unit.parts[0], best.score, best.coverage, best.features)
     same = sorted((c for c in candidates if c.passage.n == best.passage.n and c.unit.kind != "window"),
                   key=lambda c: c.position)
-    items = [c for c in same if c.unit.kind == "item"]
-    if len(items) >= 2:
-        first = items[0].position
+    run = _list_of(best, same)
+    if len(run) >= 2:
+        first = run[0].position
         lead = next((c for c in reversed(same) if c.position < first and c.unit.kind in ("lead", "sentence")),
                     None)
-        run = [c for c in items if c.unit.paragraph == items[0].unit.paragraph][:MAX_STEPS]
-        return ([lead] if lead is not None and lead.unit.paragraph == items[0].unit.paragraph else []) + run
+        at = next((i for i, c in enumerate(run) if c.position == best.position), 0)
+        # The steps from the list's start, or, deep in a long list, the ones around the best unit.
+        run = run[:MAX_STEPS] if at < MAX_STEPS else run[at - MAX_STEPS // 2:at + MAX_STEPS // 2]
+        return ([lead] if lead is not None and lead.unit.paragraph == run[0].unit.paragraph else []) + run
     start = max(0, min(best.position, 1) if best.position <= 2 else best.position - 1)
     picked, length = [], 0
     for candidate in same:
@@ -43,6 +46,25 @@ def _steps(best: Candidate, candidates: list[Candidate]) -> list[Candidate]:
         picked.append(candidate)
         length += len(candidate.text)
     return picked or [best]
+
+
+# A list is the best unit's own when the best unit is one of its items or comes at most this many units
+# before its first item (its lead-in, or the sentence before the lead-in).
+_LIST_REACH = 2
+
+
+def _list_of(best: Candidate, same: list[Candidate]) -> list[Candidate]:
+    """The run of list items (one paragraph) that holds the best unit or follows it closely; [] if none: a
+    list elsewhere in the passage answers something else."""
+    runs: list[list[Candidate]] = []
+    for c in same:
+        if c.unit.kind != "item":
+            continue
+        if runs and runs[-1][-1].unit.paragraph == c.unit.paragraph:
+            runs[-1].append(c)
+        else:
+            runs.append([c])
+    return next((r for r in runs if r[0].position - _LIST_REACH <= best.position <= r[-1].position), [])
 
 
 def _next_steps(chosen: list[Candidate], candidates: list[Candidate]) -> list[Candidate]:
@@ -212,12 +234,8 @@ def _with_what_leads_introduce(chosen: list[Candidate], candidates: list[Candida
     return out
 
 
-def _positions(candidate: Candidate) -> set[int]:
-    return {p.position for p in candidate.unit.parts} or {candidate.position}
-
-
 def _overlaps(a: Candidate, b: Candidate) -> bool:
-    return a.passage.n == b.passage.n and bool(_positions(a) & _positions(b))
+    return a.passage.n == b.passage.n and bool(unit_positions(a) & unit_positions(b))
 
 
 def _expand(chosen: list[Candidate]) -> list[Candidate]:
