@@ -194,8 +194,10 @@ def main() -> int:
                                                  embed=ctx.providers.embedder.embed, query_vector=vector)
             cached.append((_norm(item["answer_hint"]), scored, query.asks_for))
         best_setting, best_value = dict(fitted.COMPOSE), -1.0
-        for same in (0.5, 0.6, 0.7, 0.8, 0.9):
-            for other in (0.6, 0.7, 0.8, 0.9, 1.0):
+        # The ratios' grids reach down to 0.3 / 0.4: on the 641 dev questions the best setting sat at the lowest
+        # value of the earlier grids (0.5 / 0.6). The cap stays at 4 units: answers of one to four sentences.
+        for same in (0.3, 0.4, 0.5, 0.6, 0.7, 0.8, 0.9):
+            for other in (0.4, 0.5, 0.6, 0.7, 0.8, 0.9, 1.0):
                 for floor in (0.0, 0.15, 0.3):
                     for cap in (2, 3, 4):
                         fitted.COMPOSE = {"same_passage": same, "other_passage": other, "min_coverage": floor,
