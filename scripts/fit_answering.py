@@ -28,7 +28,7 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "webapp.settings")
 
-from fitcv import _norm, cv_probabilities, document_of, fit_confidence, load, top_unit_l2  # noqa: E402  (scripts/ is on sys.path when run)
+from fitcv import _norm, cv_probabilities, document_of, fit_confidence, fit_groups, load, top_unit_l2  # noqa: E402  (scripts/ is on sys.path when run)
 
 RERANK_FEATURES = ["coverage", "bm25", "heading", "dense", "identifier", "lexical_rank", "dense_rank"]
 REFUSAL_FEATURES = ["best_unit_dense", "top_score", "coverage", "answer_coverage", "focus_coverage", "best_unit",
@@ -80,7 +80,7 @@ def main() -> int:
     from knowledge.answering.passages import build_passages
     from knowledge.answering.service import AskOptions, answer_question
     from knowledge.rerank import rerank_features
-    from knowledge.scoring import fit_listwise, fit_logistic, logit, probability
+    from knowledge.scoring import fit_logistic, logit, probability
 
     def ranked_passages(candidates, stats):
         """The passages the answer path would build from these hits under the current rerank weights."""
@@ -114,9 +114,9 @@ def main() -> int:
             rows = [rerank_features(candidates.lexemes, hit, stats) for hit in candidates.hits]
             groups.append(rows)
             labels.append([1.0 if hit.citation_source in expected else 0.0 for hit in candidates.hits])
-        # Listwise: what matters is the order of one question's candidates (5-fold CV chunk MRR on the 481 dev
-        # questions: pointwise 0.832, listwise 0.875).
-        fitted.RERANK = fit_listwise(groups, labels, RERANK_FEATURES, l2=0.001)
+        # Listwise: what matters is the order of one question's candidates (5-fold CV chunk MRR on the 641 dev
+        # questions: see the listwise rerank's commit).
+        fitted.RERANK = fit_groups(groups, labels, RERANK_FEATURES, listwise=True, l2=0.001)
         oof = cv_probabilities(groups, labels, RERANK_FEATURES, keys, l2=0.001, listwise=True)
         mrr = []
         for probs, ls in zip(oof, labels):
@@ -140,9 +140,7 @@ def main() -> int:
                 unit_index.append(i)
         unit_names = sorted(unit_groups[0][0])
         unit_l2, unit_listwise, oof = top_unit_l2(unit_groups, unit_labels, unit_names, [keys[i] for i in unit_index])
-        fitted.UNIT = (fit_listwise(unit_groups, unit_labels, unit_names, l2=unit_l2) if unit_listwise else
-                       fit_logistic([r for g in unit_groups for r in g], [y for ls in unit_labels for y in ls],
-                                    unit_names, l2=unit_l2))
+        fitted.UNIT = fit_groups(unit_groups, unit_labels, unit_names, listwise=unit_listwise, l2=unit_l2)
         top1 = sum(1 for probs, ls in zip(oof, unit_labels) if ls[max(range(len(probs)), key=probs.__getitem__)])
         print(f"units: the top unit holds the hint (5-fold CV) {top1 / len(unit_labels):.3f} on {len(unit_labels)} "
               "questions whose passages hold it", file=sys.stderr)
@@ -174,9 +172,7 @@ def main() -> int:
             dense_labels.append([1.0 if hint and hint in _norm(c.text) else 0.0 for c in top])
         dense_names = unit_names + ["unit_dense", "dense_gap", "lexical_logit"]
         dense_l2, dense_listwise, oof = top_unit_l2(dense_groups, dense_labels, dense_names, dense_keys)
-        fitted.UNIT_DENSE = (fit_listwise(dense_groups, dense_labels, dense_names, l2=dense_l2) if dense_listwise else
-                             fit_logistic([r for g in dense_groups for r in g],
-                                          [y for ls in dense_labels for y in ls], dense_names, l2=dense_l2))
+        fitted.UNIT_DENSE = fit_groups(dense_groups, dense_labels, dense_names, listwise=dense_listwise, l2=dense_l2)
         answerable_groups = [(probs, ls) for probs, ls in zip(oof, dense_labels) if any(ls)]
         top1 = sum(1 for probs, ls in answerable_groups if ls[max(range(len(probs)), key=probs.__getitem__)])
         print(f"units with cosine: the top unit holds the hint (5-fold CV) {top1 / len(answerable_groups):.3f}",

@@ -45,26 +45,33 @@ def folds(keys: list[str], k: int = 5, seed: int = 7) -> list[list[int]]:
     return [[i for i, key in enumerate(keys) if fold_of[key] == f] for f in range(k)]
 
 
+def fit_groups(groups: list[list[dict]], labels: list[list[float]], names: list[str], *, listwise: bool = False,
+               sample_weights: list[list[float]] | None = None, **fit_args) -> dict[str, float]:
+    """Weights for candidates grouped by question: `fit_listwise` (each question's candidates ranked against
+    each other), or a pointwise logistic regression over the pooled rows."""
+    from knowledge.scoring import fit_listwise, fit_logistic
+
+    if listwise:
+        return fit_listwise(groups, labels, names, **fit_args)
+    sw = None if sample_weights is None else [w for ws in sample_weights for w in ws]
+    return fit_logistic([r for g in groups for r in g], [y for ls in labels for y in ls], names, sample_weights=sw,
+                        **fit_args)
+
+
 def cv_probabilities(groups: list[list[dict]], labels: list[list[float]], names: list[str], keys: list[str],
                      sample_weights: list[list[float]] | None = None, listwise: bool = False,
                      **fit_args) -> list[list[float]]:
     """Out-of-fold probabilities; every row of a question, and every question on one document, stays in
-    one fold. `listwise`: fitted with `fit_listwise` (each question's candidates ranked) instead of a
-    pointwise logistic regression over the pooled rows."""
-    from knowledge.scoring import fit_listwise, fit_logistic, probability
+    one fold (`listwise`: see `fit_groups`)."""
+    from knowledge.scoring import probability
 
     out: list[list[float]] = [[] for _ in groups]
     for held in folds(keys):
         held_set = set(held)
-        rows = [r for i, g in enumerate(groups) if i not in held_set for r in g]
-        ys = [y for i, ls in enumerate(labels) if i not in held_set for y in ls]
-        sw = None if sample_weights is None else [w for i, ws in enumerate(sample_weights) if i not in held_set
-                                                  for w in ws]
-        if listwise:
-            weights = fit_listwise([g for i, g in enumerate(groups) if i not in held_set],
-                                   [ls for i, ls in enumerate(labels) if i not in held_set], names, **fit_args)
-        else:
-            weights = fit_logistic(rows, ys, names, sample_weights=sw, **fit_args)
+        kept = [i for i in range(len(groups)) if i not in held_set]
+        weights = fit_groups([groups[i] for i in kept], [labels[i] for i in kept], names, listwise=listwise,
+                             sample_weights=None if sample_weights is None else [sample_weights[i] for i in kept],
+                             **fit_args)
         for i in held:
             out[i] = [probability(weights, r) for r in groups[i]]
     return out

@@ -213,3 +213,13 @@ def test_an_answer_about_a_named_option_may_read_on_to_the_example_after_the_sen
     assert "command.main(['name'], standalone_mode=False)" in kept
     # Only a few units on: a unit further away, or before the naming one, is not about the option.
     assert "And a third." not in kept and "Generally you can invoke the command yourself." not in kept
+
+
+def test_a_how_to_answer_deep_in_a_long_list_holds_the_best_step() -> None:
+    steps = "\n".join(f"- Step {n}: run task-{n} now." for n in range(1, 13))
+    candidates = _candidates(f"Do the following:\n\n{steps}")
+    best = next(c for c in candidates if c.unit.kind == "item" and "task-10 " in c.text)
+    best.score = 5.0
+    how_to, chosen = compose(candidates, ["procedure"])
+    assert "task-10 " in how_to, how_to
+    assert sum(1 for c in chosen if c.unit.kind == "item") <= 6
