@@ -45,7 +45,7 @@ class _CollectionStats:
 _PER_COLLECTION: dict[int, _CollectionStats] = {}
 _COMBINED: dict[frozenset, tuple[tuple, TermStats]] = {}
 _CHECKED: dict[str, float] = {"at": 0.0}
-_STAMPS: dict[int, tuple] = {}
+_STAMPS: dict[int, tuple | None] = {}
 
 
 def _stamps() -> dict[int, tuple]:
@@ -78,15 +78,18 @@ def term_stats(collection_ids: list[int]) -> TermStats:
     key = frozenset(collection_ids)
     now = time.monotonic()
     with _LOCK:
-        if now - _CHECKED["at"] >= _RECHECK_S:
+        # Stamps are re-read every few seconds, and at once for a collection they do not know yet (created
+        # since, or ready for the first time): its chunks would otherwise count as none at all.
+        if now - _CHECKED["at"] >= _RECHECK_S or any(cid not in _STAMPS for cid in key):
             _STAMPS.clear()
             _STAMPS.update(_stamps())
+            _STAMPS.update({cid: None for cid in key if cid not in _STAMPS})  # none ready: known, until the next read
             _CHECKED["at"] = now
         stamp = tuple(sorted((cid, _STAMPS.get(cid)) for cid in key))
         cached = _COMBINED.get(key)
         if cached is not None and cached[0] == stamp:
             return cached[1]
-        parts = [_collection_stats(cid, _STAMPS[cid]) for cid in sorted(key) if cid in _STAMPS]
+        parts = [_collection_stats(cid, _STAMPS[cid]) for cid in sorted(key) if _STAMPS.get(cid) is not None]
         if len(parts) == 1:
             df = parts[0].df
         else:

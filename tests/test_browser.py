@@ -249,6 +249,7 @@ def test_a_reviewer_verifies_an_answer_an_employee_found_unhelpful(open_console,
     employee.sign_in("eve", PASSWORD)
     card = employee.ask(MEAL_QUESTION)
     assert card.answer_id is not None and not card.warning, card
+    assert "Not in the knowledge base" not in card.badges and "[1]" in card.text, card
     feedback = employee.page.locator("form.inline-reason")
     feedback.get_by_placeholder("What was wrong?").fill("Does it differ abroad?")
     feedback.get_by_role("button", name="Not helpful").click()

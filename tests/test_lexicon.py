@@ -1,0 +1,41 @@
+"""Term statistics follow the collections as they are created and filled, without a wait."""
+
+from __future__ import annotations
+
+import pytest
+from django.core.management import call_command
+
+from knowledge.lexicon import term_stats
+from knowledge.models import Collection
+
+pytestmark = pytest.mark.django_db
+
+
+def _ingest(folder, name: str, text: str) -> Collection:
+    folder.mkdir()
+    (folder / "policy.md").write_text(text)
+    call_command("ingest", str(folder), "--sync", "--collection", name, "--public", verbosity=0)
+    return Collection.objects.get(name=name)
+
+
+def test_a_collection_filled_a_moment_after_another_was_searched_has_its_words_counted(tmp_path):
+    first = _ingest(tmp_path / "a", "Bicycles", "# Parking\n\nBicycles go in the basement cage on level B1.\n")
+    assert term_stats([first.pk]).df.get("basement") == 1
+    # Within the few seconds the stamps are kept: the new collection must not count as empty.
+    second = _ingest(tmp_path / "b", "Travel", "# Meals\n\nMeals are covered by a daily per-diem allowance.\n")
+    stats = term_stats([second.pk])
+    assert stats.total >= 1 and stats.df.get("allow") == 1, stats
+    both = term_stats([first.pk, second.pk])
+    assert both.total == term_stats([first.pk]).total + stats.total and both.df.get("basement") == 1
+
+
+def test_an_empty_collection_counts_nothing_and_is_counted_once_filled(tmp_path):
+    empty = Collection.objects.create(name="Handbook")
+    assert term_stats([empty.pk]).total == 0
+    filled = _ingest(tmp_path / "c", "Handbook", "# Lockers\n\nCyclists may book a shower locker at reception.\n")
+    assert filled.pk == empty.pk
+    # Filled since it was last seen: counted once the stamps are read again (every few seconds).
+    import knowledge.lexicon as lexicon
+
+    lexicon._CHECKED["at"] = 0.0
+    assert term_stats([empty.pk]).df.get("locker") == 1
