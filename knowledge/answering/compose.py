@@ -292,6 +292,11 @@ def _named_subject(candidate: Candidate, said: str) -> Candidate:
     return Candidate(candidate.passage, unit, candidate.score, candidate.coverage, candidate.features)
 
 
+def render(chosen: list[Candidate]) -> str:
+    """The units as answer text, each with its [n] (see `_render`)."""
+    return _render(chosen)
+
+
 def _render(chosen: list[Candidate]) -> str:
     """Units with their markers: sentences run on, list items one per line, code as a fenced block
     (cited by the sentence that introduces it)."""

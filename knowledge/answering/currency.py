@@ -38,13 +38,13 @@ def demote_superseded(hits: list, collection_ids: list[int]) -> list:
     if not newer:
         return hits
     present = {hit.document_id for hit in hits}
-    stale = {doc for doc in present if doc in newer and any(d in present for d in _chain(newer, doc))}
+    stale = {doc for doc in present if doc in newer and any(d in present for d in chain(newer, doc))}
     if not stale:
         return hits
     return [hit for hit in hits if hit.document_id not in stale] + [hit for hit in hits if hit.document_id in stale]
 
 
-def _chain(newer: dict[int, int], document_id: int) -> list[int]:
+def chain(newer: dict[int, int], document_id: int) -> list[int]:
     """Every later version of a document, nearest first."""
     out: list[int] = []
     while document_id in newer and newer[document_id] not in out:

@@ -13,8 +13,8 @@ from django.conf import settings
 from knowledge.answering import cache as answer_cache
 from knowledge.answering import compose as composing
 from knowledge.answering import evidence as evidence_mod
-from knowledge.answering import extractive, graph, store
-from knowledge.answering.currency import demote_superseded
+from knowledge.answering import disagreement, extractive, graph, store
+from knowledge.answering.currency import demote_superseded, successors
 from knowledge.answering.passages import SourcePassage, build_passages
 from knowledge.answering.providers import AnsweringProviders, default_providers
 from knowledge.answering.result import AnswerResult, Citation
@@ -146,6 +146,8 @@ class Gathered:
     chosen: list
     evidence: evidence_mod.Evidence
     best_unit: float = 0.0
+    # Another document states the answer's fact with a different number (neither supersedes the other).
+    disagreement: disagreement.Disagreement | None = None
 
 
 def gather(query, vector, collection_ids: list[int], providers: AnsweringProviders, timer: Timer) -> Gathered:
@@ -177,10 +179,15 @@ def gather(query, vector, collection_ids: list[int], providers: AnsweringProvide
                                          embed=cached_embed(providers.embedder), query_vector=vector)
     scored = extractive.about_identifiers(scored, query.strict_identifiers)
     draft, chosen = composing.compose(scored, query.asks_for)
+    conflict = disagreement.find(chosen, scored, successors(collection_ids))
+    if conflict is not None and conflict.other not in chosen:
+        # Both sides go in, each with its citation: the asker sees the two statements side by side.
+        chosen = chosen + [conflict.other]
+        draft = f"{draft} {composing.render([conflict.other])}"
     best_unit = max((c.score for c in scored), default=0.0)
     evidence = evidence_mod.assess(query, candidates.lexemes, passages, stats, chosen, best_unit)
     timer.stage("assess", started)
-    return Gathered(candidates.lexemes, hits, passages, draft, chosen, evidence, best_unit)
+    return Gathered(candidates.lexemes, hits, passages, draft, chosen, evidence, best_unit, conflict)
 
 
 def find_passages(question: str, options: AskOptions | None = None,
@@ -243,6 +250,8 @@ def answer_question(question: str, options: AskOptions | None = None,
         result.citations = _citations(result.answer, passages)
         verification_score = report.get("score") if report else None
         result.confidence = evidence_mod.confidence(evidence, found.best_unit, verification_score)
+        if found.disagreement is not None and _states_both(result.answer, found.disagreement):
+            result.answer = f"{result.answer}\n\n{found.disagreement.sentence()}"
         if not result.answer.strip() or not result.citations:
             result.refused = True
             result.answer = REFUSAL_TEXT.format(searched=_searched(passages, len(collection_ids)))
@@ -258,6 +267,12 @@ def answer_question(question: str, options: AskOptions | None = None,
     if options.store:
         _store(result, asked, collection_ids, options, usage, passages)
     return result
+
+
+def _states_both(answer: str, conflict: disagreement.Disagreement) -> bool:
+    """True when the checked answer still gives both values (the checker may have removed one side)."""
+    plain = answer.replace(",", "")
+    return all(value.replace(",", "") in plain for value in conflict.values)
 
 
 def _carry_flag(result: AnswerResult, asked: graph.AskedQuestion, collection_ids: list[int]) -> None:

@@ -19,7 +19,7 @@ _CONNECTIVE_RE = re.compile(
     r"^(?:here(?:'s| is| are)\b|in summary\b|to summari[sz]e\b|hope this helps|let me know\b|"
     r"i hope\b|please (?:let|reach|see|refer)\b|if you have (?:any )?(?:other|more|further)|"
     r"(?:i )?(?:couldn't|could not|can't|cannot|did not|didn't) find\b|i don't know\b|"
-    r"(?:the )?(?:documents?|sources?) (?:do not|don't) (?:say|mention|cover)|"
+    r"(?:the )?(?:documents?|sources?) (?:do not|don't) (?:say|mention|cover)|(?:the )?sources disagree\b|"
     r"based on the (?:documents?|sources?|policy)[^,]*[,:]?$|according to the (?:documents?|sources?)[,:]?$)",
     re.IGNORECASE,
 )

@@ -1,0 +1,86 @@
+"""Sources that disagree: two documents state the same thing with a different number.
+
+A policy and an FAQ that restates it drift apart ("The daily meal allowance is $55." / "The daily meal
+allowance is $60."). When neither document supersedes the other (knowledge.supersession), the answer
+must not pick one in silence: it quotes both, each with its citation, and says they disagree.
+
+Two units disagree when they come from different documents, both state numbers, the numbers differ,
+and the rest of the two sentences is nearly the same (`SAME_STATEMENT`, a Jaccard share of their
+content words): the same statement with another value. Two sentences about different things that
+happen to share a number's neighbourhood ("domestic" / "international") differ in a content word and
+stay below the share when the sentences are short; a longer sentence needs more words changed.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+from textcore.words import content_words
+
+from .currency import chain
+from .extractive import Candidate
+
+# Share of content words two sentences must have in common (numbers aside) to be one statement. A
+# six-word statement with one word changed ("domestic" / "international") shares 5 of 7: 0.71.
+SAME_STATEMENT = 0.8
+# Only units nearly as good as the answer's own are looked at: a far-off sentence that restates the same
+# thing with another number is about something else more often than not.
+NEAR_BEST = 0.5
+_POOL = 8
+_NUMBER = re.compile(r"(?<![\w.])[$€£]?\d[\d,]*(?:\.\d+)?(?:\s?%)?(?![\w.]*\w)")
+
+
+@dataclass(frozen=True)
+class Disagreement:
+    """Two units of different documents that give the same statement different numbers."""
+
+    kept: Candidate  # in the answer already
+    other: Candidate
+    values: tuple[str, str]
+
+    def sentence(self) -> str:
+        """The line the answer ends with (uncited: it is about the sources, not from them)."""
+        return f"The sources disagree on this ({self.values[0]} and {self.values[1]}): check which one applies."
+
+
+def _numbers(text: str) -> tuple[str, ...]:
+    return tuple(m.group(0).replace(",", "").replace(" ", "") for m in _NUMBER.finditer(text))
+
+
+def _words(text: str) -> set[str]:
+    return {w.lower().rstrip("s") for w in content_words(_NUMBER.sub(" ", text))}
+
+
+def _same_statement(a: str, b: str) -> bool:
+    wa, wb = _words(a), _words(b)
+    if len(wa) < 3 or len(wb) < 3:
+        return False
+    return len(wa & wb) / len(wa | wb) >= SAME_STATEMENT
+
+
+def find(chosen: list[Candidate], candidates: list[Candidate],
+         successors: dict[int, int] | None = None) -> Disagreement | None:
+    """The first unit of the answer that another document restates with a different number, if any.
+    `successors` ({old document id: newer document id}): a superseded version does not disagree, it is old."""
+    newer = successors or {}
+    if not chosen or not candidates:
+        return None
+    best = max(c.score for c in candidates)
+    pool = sorted((c for c in candidates if c.score >= NEAR_BEST * best), key=lambda c: c.score, reverse=True)[:_POOL]
+    for kept in chosen:
+        mine = _numbers(kept.text)
+        if not mine:
+            continue
+        document = kept.passage.first.document_id
+        for other in pool:
+            theirs = _numbers(other.text)
+            other_document = other.passage.first.document_id
+            if (other_document == document or not theirs or set(theirs) == set(mine)
+                    or other_document in chain(newer, document) or document in chain(newer, other_document)):
+                continue
+            if _same_statement(kept.text, other.text):
+                first = next(v for v in mine if v not in theirs) if set(mine) - set(theirs) else mine[0]
+                second = next(v for v in theirs if v not in mine) if set(theirs) - set(mine) else theirs[0]
+                return Disagreement(kept, other, (first, second))
+    return None
