@@ -41,6 +41,8 @@ FILLER_LEXEMES = frozenset({
     # "how long / how often / how far ahead / how fast" ask for a quantity; the quantity is the evidence.
     "long", "often", "far", "ahead", "fast", "soon", "quick", "keep", "put", "bad", "yet", "re", "m", "s", "ve",
     "ll", "d", "possibl", "allow",
+    # "What am I supposed to do?" asks what "What should I do?" asks; "should" is filler already.
+    "suppos",
 })
 
 
