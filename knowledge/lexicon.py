@@ -15,6 +15,10 @@ from knowledge.query import FILLER_LEXEMES
 _LOCK = threading.Lock()
 _RECHECK_S = 5.0
 _COMBINED_MAX = 32
+# Below this many chunks, term statistics are blended with an even weight (see TermStats.idf); the sample
+# corpus (199 chunks) and the evaluation corpus are above it.
+FEW_CHUNKS = 50
+_EVEN_IDF = math.log(2.0)  # what BM25's idf gives every word of an empty collection
 _TSV_ENTRY = re.compile(r"'((?:[^']|'')+)'(?::([0-9A-D,]+))?")
 
 
@@ -27,9 +31,15 @@ class TermStats:
     df: dict[str, int]
 
     def idf(self, lexeme: str) -> float:
-        """BM25's idf, never negative."""
+        """BM25's idf, never negative. Over fewer than `FEW_CHUNKS` chunks document frequencies say little
+        (in a one-chunk collection every word the question shares with it looks common and every other
+        word rare), so the idf leans towards one weight for every word, the more the fewer chunks."""
         n = self.df.get(lexeme, 0)
-        return math.log(1 + (self.total - n + 0.5) / (n + 0.5))
+        full = math.log(1 + (self.total - n + 0.5) / (n + 0.5))
+        if self.total >= FEW_CHUNKS:
+            return full
+        share = self.total / FEW_CHUNKS
+        return share * full + (1 - share) * _EVEN_IDF
 
 
 @dataclass

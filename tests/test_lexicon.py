@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import math
+
 import pytest
 from django.core.management import call_command
 
@@ -39,3 +41,14 @@ def test_an_empty_collection_counts_nothing_and_is_counted_once_filled(tmp_path)
 
     lexicon._CHECKED["at"] = 0.0
     assert term_stats([empty.pk]).df.get("locker") == 1
+
+
+def test_idf_over_a_handful_of_chunks_leans_to_one_weight_for_every_word():
+    from knowledge.lexicon import FEW_CHUNKS, TermStats
+
+    tiny = TermStats(total=1, avg_length=10.0, df={"locker": 1})
+    # BM25's own idf over one chunk: a word of the chunk 0.29, any other word 1.39 (nearly five times more).
+    assert tiny.idf("cost") / tiny.idf("locker") < 1.3
+    large = TermStats(total=FEW_CHUNKS * 4, avg_length=10.0, df={"locker": 1})
+    assert large.idf("locker") == pytest.approx(math.log(1 + (FEW_CHUNKS * 4 - 0.5) / 1.5))
+    assert large.idf("cost") > large.idf("locker")
