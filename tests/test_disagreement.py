@@ -74,3 +74,24 @@ def test_the_line_about_the_sources_is_not_a_claim_the_checker_flags():
               "every day of travel [2].\n\nThe sources disagree on this ($55 and $60): check which one applies.")
     report = verify_answer(answer, sources)
     assert report.faithful, [(v.claim.text, v.verdict, v.reason) for v in report.claims]
+
+
+def test_a_restatement_that_leaves_a_number_out_does_not_disagree():
+    from knowledge.answering import disagreement
+    from knowledge.answering.extractive import Candidate
+    from knowledge.answering.passages import SourcePassage
+    from knowledge.answering.units import Unit
+    from knowledge.retrieval import Hit
+
+    def unit(document_id: int, text: str, score: float) -> Candidate:
+        hit = Hit(chunk_id=document_id, document_id=document_id, collection_id=1, order=0, text=text,
+                  heading_text="", anchor="", page=None, search_vector="", source=f"d{document_id}.md", title="",
+                  collection="", updated_at=None)
+        return Candidate(SourcePassage(document_id, [hit], score, text), Unit(text, "sentence", 0, 0), score)
+
+    detailed = unit(1, "If port 5000 is in use, the server fails with OSError: [Errno 98] when it starts.", 0.9)
+    shorter = unit(2, "If port 5000 is in use, the server fails with an OSError when it starts.", 0.8)
+    other_port = unit(3, "If port 8000 is in use, the server fails with OSError: [Errno 98] when it starts.", 0.7)
+    assert disagreement.find([detailed], [detailed, shorter]) is None
+    found = disagreement.find([detailed], [detailed, shorter, other_port])
+    assert found is not None and found.other is other_port and found.values == ("5000", "8000")

@@ -4,8 +4,8 @@ A policy and an FAQ that restates it drift apart ("The daily meal allowance is $
 allowance is $60."). When neither document supersedes the other (knowledge.supersession), the answer
 must not pick one in silence: it quotes both, each with its citation, and says they disagree.
 
-Two units disagree when they come from different documents, both state numbers, the numbers differ,
-and the rest of the two sentences is nearly the same (`SAME_STATEMENT`, a Jaccard share of their
+Two units disagree when they come from different documents, each states a number the other lacks, and
+the rest of the two sentences is nearly the same (`SAME_STATEMENT`, a Jaccard share of their
 content words): the same statement with another value. Two sentences about different things that
 happen to share a number's neighbourhood ("domestic" / "international") differ in a content word and
 stay below the share when the sentences are short; a longer sentence needs more words changed.
@@ -76,11 +76,14 @@ def find(chosen: list[Candidate], candidates: list[Candidate],
         for other in pool:
             theirs = _numbers(other.text)
             other_document = other.passage.first.document_id
-            if (other_document == document or not theirs or set(theirs) == set(mine)
+            only_mine, only_theirs = set(mine) - set(theirs), set(theirs) - set(mine)
+            # Each gives a value the other lacks: a restatement that leaves a detail out ("an OSError" for
+            # "OSError: [Errno 98]") says less, not something else.
+            if (other_document == document or not only_mine or not only_theirs
                     or other_document in chain(newer, document) or document in chain(newer, other_document)):
                 continue
             if _same_statement(kept.text, other.text):
-                first = next(v for v in mine if v not in theirs) if set(mine) - set(theirs) else mine[0]
-                second = next(v for v in theirs if v not in mine) if set(theirs) - set(mine) else theirs[0]
+                first = next(v for v in mine if v in only_mine)
+                second = next(v for v in theirs if v in only_theirs)
                 return Disagreement(kept, other, (first, second))
     return None
