@@ -13,6 +13,7 @@ Versions (v2.3, 3.11) and quantities (5pm, 16GB, 3rd) are numbers, not identifie
 from __future__ import annotations
 
 import re
+from functools import lru_cache
 from dataclasses import dataclass
 
 __all__ = ["Identifier", "identifiers", "names", "code_terms", "code_spans", "URL_RE", "EMAIL_RE", "is_code"]
@@ -91,6 +92,12 @@ def code_spans(text: str) -> list[tuple[int, int]]:
 
 def identifiers(text: str, *, quotes: bool = True) -> list[Identifier]:
     """Identifiers in text, in order of appearance, each (text, kind) once."""
+    return list(_identifiers(text, quotes))
+
+
+@lru_cache(maxsize=4096)
+def _identifiers(text: str, quotes: bool) -> tuple[Identifier, ...]:
+    """Cached: a passage is read once for every claim that cites it."""
     found: list[tuple[int, Identifier]] = []
     masked = _masked(text)
     if quotes:
@@ -123,7 +130,7 @@ def identifiers(text: str, *, quotes: bool = True) -> list[Identifier]:
         if (ident.text, ident.kind) not in seen:
             seen.add((ident.text, ident.kind))
             unique.append(ident)
-    return unique
+    return tuple(unique)
 
 
 def code_terms(text: str, kinds: tuple[str, ...] = ("code", "option", "acronym")) -> list[str]:

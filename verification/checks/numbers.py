@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import re
+from functools import lru_cache
 from dataclasses import dataclass
 from decimal import Decimal, InvalidOperation
 
@@ -98,6 +99,12 @@ def _unit_after(text: str, end: int, start: int) -> str | None:
 
 def extract_numbers(text: str) -> list[NumberMention]:
     """Every numeric fact in text, normalised; identifier digits (EXP-204) are skipped."""
+    return list(_extract_numbers(text))
+
+
+@lru_cache(maxsize=4096)
+def _extract_numbers(text: str) -> tuple[NumberMention, ...]:
+    """Cached: every claim of an answer reads the same passages."""
     buf = list(text)
     for s, e in code_spans(text):
         buf[s:e] = " " * (e - s)
@@ -110,7 +117,7 @@ def extract_numbers(text: str) -> list[NumberMention]:
                 continue
             out.extend(mentions)
             buf[m.start() : m.end()] = " " * (m.end() - m.start())
-    return out
+    return tuple(out)
 
 
 def _mentions(kind: str, m: re.Match[str], text: str) -> list[NumberMention] | None:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import re
+from functools import lru_cache
 from dataclasses import dataclass
 
 from .text import STOPWORDS, content_stems, is_generic_stem, stem
@@ -166,13 +167,19 @@ def _agents(r: dict[str, set[str]]) -> set[str]:
 
 def _aliases(text: str) -> dict[str, str]:
     """Abbreviations defined in the text: "incident commander (IC)" -> {"IC": "commander"}."""
+    return dict(_defined_abbreviations(text))
+
+
+@lru_cache(maxsize=4096)
+def _defined_abbreviations(text: str) -> tuple[tuple[str, str], ...]:
+    """Cached: the passage is the same for every claim that cites it."""
     out: dict[str, str] = {}
     for m in re.finditer(r"((?:[A-Za-z]+[\s-]){1,4})\(([A-Z]{2,6})\)", text):
         words = m.group(1).split()
         abbr = m.group(2)
         if len(words) >= len(abbr) and "".join(w[0] for w in words[-len(abbr):]).upper() == abbr:
             out[abbr] = words[-1]
-    return out
+    return tuple(out.items())
 
 
 def _apply_aliases(text: str, aliases: dict[str, str]) -> str:

@@ -95,13 +95,18 @@ def is_content(word: str) -> bool:
 
 def content_stems(text: str, exclude: frozenset[str] = frozenset()) -> list[str]:
     """Stemmed content words of text, in order, skipping words listed in exclude."""
+    return list(_content_stems(text, exclude))
+
+
+@lru_cache(maxsize=8192)
+def _content_stems(text: str, exclude: frozenset[str]) -> tuple[str, ...]:
     out = []
     for w in words(text):
         lw = w.lower()
         if lw in exclude or not is_content(lw):
             continue
         out.append(stem(lw))
-    return out
+    return tuple(out)
 
 
 @lru_cache(maxsize=20000)
