@@ -45,6 +45,7 @@ class Identifier:
     case_sensitive: bool
 
 
+@lru_cache(maxsize=65536)
 def is_code(token: str) -> bool:
     """True for code-like tokens (see the module docstring); False for words, numbers, versions."""
     bare = token.removesuffix("()")
@@ -165,6 +166,12 @@ def names(text: str) -> list[str]:
     The first word of a sentence is capitalised anyway, so a run that starts the text is a name only
     when it has two or more words or its first word is not everyday English ("Okta", not "Employees").
     """
+    return list(_names(text))
+
+
+@lru_cache(maxsize=8192)
+def _names(text: str) -> tuple[str, ...]:
+    """Cached: a source sentence is read for every claim that cites it."""
     from .words import specificity
 
     found: list[str] = []
@@ -196,4 +203,4 @@ def names(text: str) -> list[str]:
         run = [word] if word and _capitalised(word) else []
         run_at_start = sentence_start
     close()
-    return list(dict.fromkeys(found))
+    return tuple(dict.fromkeys(found))

@@ -200,6 +200,10 @@ def check_roles(claim_text: str, source_sentence: str, passage: str = "") -> Rol
     aliases = _aliases(f"{source_sentence} {passage}")
     if aliases:
         claim_text = _apply_aliases(claim_text, aliases)
+    if not any(_entity(t, i, possessive=True) for i, t in enumerate(_tokens(claim_text))):
+        # No person, team or role in the claim: nobody whose role could have been swapped.
+        return RoleCheck("n/a", "no shared entity around a shared verb")
+    if aliases:
         source_sentence = _apply_aliases(source_sentence, aliases)
         passage = _apply_aliases(passage, aliases)
     s_entities = {e for i, t in enumerate(_tokens(f"{source_sentence} {passage}")) if (e := _entity(t, i))}
