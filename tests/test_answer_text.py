@@ -46,14 +46,14 @@ def test_code_is_introduced_by_its_sentence_not_by_the_file_name_between_them() 
 
 
 def test_a_sentence_two_sources_share_is_said_once() -> None:
-    from knowledge.answering.compose import _render, _without_repeats
+    from knowledge.answering.compose import render, _without_repeats
 
     shared = "The signature must not be older than this value."
     first = _candidates(f"SESSION_LIFETIME sets how long a session lasts in seconds here. {shared}", n=1)
     second = _candidates(f"{shared} Sessions that are permanent use the lifetime as their expiry date.", n=2)
     # Both passages' sentences chosen (each passage's window expanded), in reading order.
     chosen = [c for c in first + second if c.unit.kind == "sentence"]
-    answer = _render(_without_repeats(chosen))
+    answer = render(_without_repeats(chosen))
     assert answer.count("older than this value") == 1, answer
     assert answer.endswith("than this value [1]. Sessions that are permanent use the lifetime as their expiry date [2]."), \
         answer
@@ -93,7 +93,7 @@ def test_an_abbreviation_and_its_glossary_expansion_are_one_term_for_refusal() -
 def test_a_sentence_about_this_flag_is_given_the_flag_its_section_is_about() -> None:
     from types import SimpleNamespace
 
-    from knowledge.answering.compose import _render
+    from knowledge.answering.compose import render
 
     # A chunk of two small sections: the first is cited under the second's heading, and keeps its own
     # heading as its first line.
@@ -104,11 +104,11 @@ def test_a_sentence_about_this_flag_is_given_the_flag_its_section_is_about() -> 
     units = [u for u in units_of(text) if u.text.startswith("This pragma")]
     assert [u.term for u in units] == ["", ""]
     first, second = (Candidate(passage, u) for u in units)
-    assert _render([first]) == ("table_list: This pragma returns information about the tables and views in the "
+    assert render([first]) == ("table_list: This pragma returns information about the tables and views in the "
                                 "schema [1].")
-    assert _render([second]) == "table_info: This pragma returns one row for each normal column in the named table [1]."
+    assert render([second]) == "table_info: This pragma returns one row for each normal column in the named table [1]."
     # A sentence that names its subject, or follows one that did, is left as it is.
-    assert _render([second, second]).count("table_info") == 1
+    assert render([second, second]).count("table_info") == 1
 
 
 def test_a_version_or_a_count_of_a_named_thing_is_the_asked_fact() -> None:

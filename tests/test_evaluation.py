@@ -54,7 +54,7 @@ def test_markup_residue_reads_prose_not_quoted_code() -> None:
 
 
 def test_a_directive_term_is_quoted_as_code_in_the_answer() -> None:
-    from knowledge.answering.compose import _render
+    from knowledge.answering.compose import render
     from knowledge.answering.extractive import Candidate
     from knowledge.answering.passages import SourcePassage
     from knowledge.answering.units import units_of
@@ -62,5 +62,5 @@ def test_a_directive_term_is_quoted_as_code_in_the_answer() -> None:
     text = (".. ifconfig:: Include content of the directive only if the Python expression given as an "
             "argument is True.")
     passage = SourcePassage(n=1, hits=[], score=1.0, text=text)
-    answer = _render([Candidate(passage, unit) for unit in units_of(text)])
+    answer = render([Candidate(passage, unit) for unit in units_of(text)])
     assert answer.startswith("`.. ifconfig::` Include content"), answer

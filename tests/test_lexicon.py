@@ -31,15 +31,15 @@ def test_a_collection_filled_a_moment_after_another_was_searched_has_its_words_c
     assert both.total == term_stats([first.pk]).total + stats.total and both.df.get("basement") == 1
 
 
-def test_an_empty_collection_counts_nothing_and_is_counted_once_filled(tmp_path):
+def test_an_empty_collection_counts_nothing_and_is_counted_once_filled(tmp_path, monkeypatch):
     empty = Collection.objects.create(name="Handbook")
     assert term_stats([empty.pk]).total == 0
     filled = _ingest(tmp_path / "c", "Handbook", "# Lockers\n\nCyclists may book a shower locker at reception.\n")
     assert filled.pk == empty.pk
-    # Filled since it was last seen: counted once the stamps are read again (every few seconds).
+    # Filled since it was last seen: counted once the stamps are read again (every few seconds; here at once).
     import knowledge.lexicon as lexicon
 
-    lexicon._CHECKED["at"] = 0.0
+    monkeypatch.setattr(lexicon, "_RECHECK_S", 0.0)
     assert term_stats([empty.pk]).df.get("locker") == 1
 
 

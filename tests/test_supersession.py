@@ -120,6 +120,6 @@ def test_superseded_hits_move_behind_their_successors_only_when_it_is_there(corp
             self.document_id = document_id
 
     both = [Hit(old.pk), Hit(other.pk), Hit(new.pk)]
-    assert [h.document_id for h in demote_superseded(both, [old.collection_id])] == [other.pk, new.pk, old.pk]
+    assert [h.document_id for h in demote_superseded(both, successors([old.collection_id]))] == [other.pk, new.pk, old.pk]
     alone = [Hit(old.pk), Hit(other.pk)]
-    assert [h.document_id for h in demote_superseded(alone, [old.collection_id])] == [old.pk, other.pk]
+    assert [h.document_id for h in demote_superseded(alone, successors([old.collection_id]))] == [old.pk, other.pk]

@@ -138,13 +138,13 @@ def compose(candidates: list[Candidate], asks_for: list[str] | None = None) -> t
         if follow:
             chosen = [top] + follow
             chosen += _next_steps(chosen, candidates) if how_to else []
-            return _render(chosen), chosen
+            return render(chosen), chosen
     if top.unit.kind == "code":
         intro = _introduction(top, candidates)
         if intro is not None:
             chosen = [intro, top]
             chosen += _next_steps(chosen, candidates) if how_to else []
-            return _render(chosen), chosen
+            return render(chosen), chosen
     quotable = [c for c in ranked if c.unit.quotable]
     if not quotable:
         return "", []
@@ -152,11 +152,11 @@ def compose(candidates: list[Candidate], asks_for: list[str] | None = None) -> t
     if best.unit.kind == "window" and best.unit.parts[0].kind == "lead" and best.unit.parts[1].kind == "code":
         chosen = _expand([best])
         chosen += _next_steps(chosen, candidates) if how_to else []
-        return _render(chosen), chosen
+        return render(chosen), chosen
     if asks_for and "procedure" in asks_for and len(asks_for) == 1:
         steps = _steps(best, candidates)
         if len(steps) > 1:
-            return _render(steps), steps
+            return render(steps), steps
     chosen = [best]
     for candidate in quotable[1:]:
         if sum(len(c.unit.parts) or 1 for c in chosen) >= fitted.COMPOSE["max_units"]:
@@ -172,7 +172,7 @@ def compose(candidates: list[Candidate], asks_for: list[str] | None = None) -> t
     chosen += _asked_kind(chosen, quotable, asks_for or [], best)
     chosen.sort(key=lambda c: (c.passage.n != best.passage.n, c.passage.n, c.position))
     chosen = _without_repeats(chosen)
-    return _render(_fact_first(chosen, asks_for or [])), chosen
+    return render(_fact_first(chosen, asks_for or [])), chosen
 
 
 def _fact_first(chosen: list[Candidate], asks_for: list[str]) -> list[Candidate]:
@@ -293,11 +293,6 @@ def _named_subject(candidate: Candidate, said: str) -> Candidate:
 
 
 def render(chosen: list[Candidate]) -> str:
-    """The units as answer text, each with its [n] (see `_render`)."""
-    return _render(chosen)
-
-
-def _render(chosen: list[Candidate]) -> str:
     """Units with their markers: sentences run on, list items one per line, code as a fenced block
     (cited by the sentence that introduces it)."""
     parts: list[str] = []

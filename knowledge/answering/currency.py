@@ -32,9 +32,9 @@ def successors(collection_ids: list[int]) -> dict[int, int]:
     return found
 
 
-def demote_superseded(hits: list, collection_ids: list[int]) -> list:
-    """The hits with those of a superseded document moved last when its successor's are among them."""
-    newer = successors(collection_ids)
+def demote_superseded(hits: list, newer: dict[int, int]) -> list:
+    """The hits with those of a superseded document moved last when its successor's are among them
+    (`newer`: `successors` of the collections searched)."""
     if not newer:
         return hits
     present = {hit.document_id for hit in hits}

@@ -52,8 +52,7 @@ def _words(text: str) -> set[str]:
     return {w.lower().rstrip("s") for w in content_words(_NUMBER.sub(" ", text))}
 
 
-def _same_statement(a: str, b: str) -> bool:
-    wa, wb = _words(a), _words(b)
+def _same_statement(wa: set[str], wb: set[str]) -> bool:
     if len(wa) < 3 or len(wb) < 3:
         return False
     return len(wa & wb) / len(wa | wb) >= SAME_STATEMENT
@@ -67,14 +66,14 @@ def find(chosen: list[Candidate], candidates: list[Candidate],
     if not chosen or not candidates:
         return None
     best = max(c.score for c in candidates)
-    pool = sorted((c for c in candidates if c.score >= NEAR_BEST * best), key=lambda c: c.score, reverse=True)[:_POOL]
+    near = sorted((c for c in candidates if c.score >= NEAR_BEST * best), key=lambda c: c.score, reverse=True)
+    pool = [(c, _numbers(c.text), _words(c.text)) for c in near[:_POOL]]
     for kept in chosen:
         mine = _numbers(kept.text)
         if not mine:
             continue
-        document = kept.passage.first.document_id
-        for other in pool:
-            theirs = _numbers(other.text)
+        document, my_words = kept.passage.first.document_id, _words(kept.text)
+        for other, theirs, their_words in pool:
             other_document = other.passage.first.document_id
             only_mine, only_theirs = set(mine) - set(theirs), set(theirs) - set(mine)
             # Each gives a value the other lacks: a restatement that leaves a detail out ("an OSError" for
@@ -82,7 +81,7 @@ def find(chosen: list[Candidate], candidates: list[Candidate],
             if (other_document == document or not only_mine or not only_theirs
                     or other_document in chain(newer, document) or document in chain(newer, other_document)):
                 continue
-            if _same_statement(kept.text, other.text):
+            if _same_statement(my_words, their_words):
                 first = next(v for v in mine if v in only_mine)
                 second = next(v for v in theirs if v in only_theirs)
                 return Disagreement(kept, other, (first, second))

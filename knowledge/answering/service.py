@@ -172,14 +172,15 @@ def gather(query, vector, collection_ids: list[int], providers: AnsweringProvide
     started = timer.stage("retrieve", started)
     stats = term_stats(collection_ids)
     hits = providers.reranker.rerank(query.expanded, candidates.lexemes, candidates.hits, stats)
-    hits = demote_superseded(hits, collection_ids)
+    newer = successors(collection_ids)  # one look-up a question: demotion and disagreement both read it
+    hits = demote_superseded(hits, newer)
     started = timer.stage("rerank", started)
     passages = build_passages(hits[:8], limit=5)
     scored = extractive.score_candidates(candidates.lexemes, passages, stats, query.asks_for, query.identifiers,
                                          embed=cached_embed(providers.embedder), query_vector=vector)
     scored = extractive.about_identifiers(scored, query.strict_identifiers)
     draft, chosen = composing.compose(scored, query.asks_for)
-    conflict = disagreement.find(chosen, scored, successors(collection_ids))
+    conflict = disagreement.find(chosen, scored, newer)
     if conflict is not None and conflict.other not in chosen:
         # Both sides go in, each with its citation: the asker sees the two statements side by side.
         chosen = chosen + [conflict.other]
