@@ -14,8 +14,9 @@ from tests.factories import all_text
 # ---------------------------------------------------------------- builders
 
 def _make_pdf(pages: list[list[str]], *, table: list[tuple[str, ...]] | None = None,
-              title: str | None = "Expense Policy") -> bytes:
-    """A PDF with one list of lines per page; an optional table after page one's first two lines."""
+              title: str | None = "Expense Policy", table_at: tuple[int, int] = (0, 1)) -> bytes:
+    """A PDF with one list of lines per page; an optional table after line table_at[1] of page table_at[0]
+    (by default after page one's first two lines)."""
     from fpdf import FPDF
 
     pdf = FPDF()
@@ -33,7 +34,7 @@ def _make_pdf(pages: list[list[str]], *, table: list[tuple[str, ...]] | None = N
                 pdf.set_font("Helvetica", size=11)
             else:
                 pdf.multi_cell(0, 7, line, new_x="LMARGIN", new_y="NEXT")
-            if number == 0 and index == 1 and table:
+            if (number, index) == table_at and table:
                 with pdf.table() as t:
                     for row in table:
                         cells = t.row()
@@ -197,6 +198,42 @@ def test_pdf_running_headers_are_dropped() -> None:
     assert "Confidential" not in text and "Page 2 of 3" not in text
     assert "Body text about meals." in text
     assert [b.heading_path[-1] for b in doc.blocks] == ["Travel Rules", "Meals Rules", "Lodging Rules"]
+
+
+def test_a_sentence_broken_by_a_page_and_a_table_page_is_whole_in_one_block() -> None:
+    pages = [
+        ["# Meal Allowances", "Receipts are required for every claim.",
+         "The daily limits below apply to every trip and are reviewed by the finance team each"],
+        ["Limits by city", "Table 1: Daily meal limits"],
+        ["year in January.", "Claims above the limit need a director's approval."],
+    ]
+    doc = parse_file(_make_pdf(pages, table=MEAL_TABLE, table_at=(1, 0)), "meals.pdf")
+    texts = [b.text for b in doc.blocks if b.kind == "text"]
+    assert any("reviewed by the finance team each year in January." in t for t in texts), texts
+    assert not any(t.startswith("year in January") for t in texts)
+    # The rest of the page stays on its own page; the table and its caption are kept.
+    assert any(b.page == 3 and "director's approval" in b.text for b in doc.blocks)
+    assert any(b.kind == "table" and "London" in b.text for b in doc.blocks)
+    assert any(t.startswith("Table 1: Daily meal limits") for t in texts)
+
+
+def test_a_new_section_is_not_read_as_the_end_of_the_sentence_before_it() -> None:
+    pages = [["# Approval Rules", "Your manager approves claims within five business days, or the"],
+             ["# Reimbursement Timing", "approved claims are paid with the next payroll run."]]
+    doc = parse_file(_make_pdf(pages), "rules.pdf")
+    by_heading = {b.heading_path[-1]: b.text for b in doc.blocks}
+    assert by_heading["Reimbursement Timing"].startswith("approved claims are paid")
+    assert by_heading["Approval Rules"].endswith("or the")
+
+
+def test_pdf_words_run_together_detector() -> None:
+    from knowledge.parsing.pdf_extract import _glued
+
+    # A tightly set LaTeX table cell read with pdfplumber's default 3-pt word gap.
+    assert _glued("shape ellipse heightandwidthininches label nodename anystring pointsizeoflabelinpoints "
+                  "fontname Times-Roman fontfamilynameoftheface typefacecolor graphicsoptions nodeshapecolor")
+    # One long real word in ordinary text is not enough.
+    assert not _glued("Drawing graphs for telecommunications networks is what the layout engines do well. " * 2)
 
 
 def test_pdf_lost_spaces_detector() -> None:

@@ -51,11 +51,36 @@ def _lost_spaces(text: str) -> bool:
     return long_tokens / len(tokens) > 0.3
 
 
+# pdfplumber joins characters closer than x_tolerance (3 pt) into one word: on tightly set pages (LaTeX
+# manuals) that glues whole lines ("Theversionnumbersworklikethis"). There the gap is measured against
+# the font size instead.
+_TIGHT = {"x_tolerance_ratio": 0.15}
+_GLUED_RUN = 18  # letters: longer runs are words run together ("heightandwidthininches"), bar a few real ones
+
+
+def _glued(text: str) -> bool:
+    """True when more than 2 % of the letter runs, and three different ones at least, are long enough to be
+    words run together (a long real word, however often repeated, counts once)."""
+    tokens = _LONG_RUN.findall(text)
+    long = [t for t in tokens if len(t) >= _GLUED_RUN]
+    return len(set(long)) >= 3 and len(long) / len(tokens) > 0.02
+
+
+def word_gaps(plumber_page) -> dict:
+    """pdfplumber's extraction settings for this page: its defaults, or a gap relative to the font size
+    when the defaults run words together."""
+    try:
+        return _TIGHT if _glued(plumber_page.extract_text() or "") else {}
+    except Exception:  # noqa: BLE001 - a page pdfplumber cannot read keeps its defaults
+        return {}
+
+
 def _fallback_page_text(data: bytes, index: int, plumber_pdf) -> str:
     """Second-opinion extraction for one page: pdfplumber, then pypdf."""
     if plumber_pdf is not None:
         try:
-            text = plumber_pdf.pages[index].extract_text() or ""
+            page = plumber_pdf.pages[index]
+            text = page.extract_text(**word_gaps(page)) or ""
             if text.strip() and not _lost_spaces(text):
                 return text
         except Exception:  # noqa: BLE001 - fallback extractor; any failure means "try the next one"
@@ -114,8 +139,10 @@ def _inside(obj: dict, bbox: tuple[float, float, float, float], tol: float = 1.5
 def _tables_and_lines(plumber_page) -> tuple[list[tuple[float, list[list[str | None]]]], list[_Line]]:
     """Find tables on a page and the text lines that are not inside any table."""
     tables = []
+    gaps = None
     for table in plumber_page.find_tables():
-        rows = table.extract()
+        gaps = word_gaps(plumber_page) if gaps is None else gaps
+        rows = table.extract(**gaps)
         # A "table" with one row or one column is usually a boxed paragraph, not data.
         if len(rows) < 2 or max((len(r) for r in rows), default=0) < 2:
             continue
@@ -123,7 +150,7 @@ def _tables_and_lines(plumber_page) -> tuple[list[tuple[float, list[list[str | N
     if not tables:
         return [], []
     lines: list[_Line] = []
-    for line in plumber_page.extract_text_lines(return_chars=True):
+    for line in plumber_page.extract_text_lines(return_chars=True, **(gaps or {})):
         chars = [c for c in line.get("chars", []) if c.get("text", "").strip()]
         if chars and any(all(_inside(c, bbox) for c in chars) for bbox, _ in tables):
             continue

@@ -3,6 +3,7 @@ Blocks, finding headings from the outline when there is one and from font size a
 
 from __future__ import annotations
 
+import re
 from collections import Counter
 
 from .base import Block, table_block
@@ -10,6 +11,12 @@ from .pdf_extract import _Line
 from .pdf_furniture import _DOT_LEADER, _PAGE_NUMBER, _is_contents_page, _is_running_title, _normal, _running_lines
 from .pdf_headings import _NUMBERED_HEADING, _key, _looks_like_heading
 from .pdf_text import _BULLET, _clean_line, _join_lines
+
+
+# A figure's or a table's caption ("Table 1: Drawing attributes") stands beside the text, not in it: a sentence
+# interrupted by the figure goes on after it.
+_CAPTION = re.compile(r"^(?:Table|Figure|Fig\.|Listing|Example)\s+[\dIVX]+[.:]?\s", re.I)
+_LABEL_CHARS = 60
 
 
 class _PageBuilder:
@@ -37,6 +44,9 @@ class _PageBuilder:
         # an unnumbered big line there is a figure label, not a heading.
         big = [ln.text.strip() for ln in lines if self._big(ln)]
         self.numbered = sum(1 for t in big if _NUMBERED_HEADING.match(t)) >= 3
+        # The last text block when it stopped mid-sentence at the foot of a page: the next page's first
+        # paragraph finishes that sentence, whatever tables or figures stand between them.
+        self.open_block: int | None = None
 
     def _big(self, line: _Line) -> bool:
         return bool(self.body and line.size and line.size >= self.body * 1.12)
@@ -65,6 +75,21 @@ class _PageBuilder:
         """The document title with a page number before or after it: a running header."""
         return _is_running_title(line, self.title)
 
+    def _finish_sentence(self, text: str) -> str:
+        """Move the head of `text` that finishes the open block's last sentence onto that block; return
+        the rest. Only a continuation qualifies: text that opens in lower case (or after a hyphenated
+        break), and only up to the first line that ends a sentence (the rest stays on its own page)."""
+        block = self.blocks[self.open_block]
+        first, sep, rest = text.partition("\n")
+        if not first[:1].islower() and not block.text.endswith(("-", "\u00ad")):
+            return text
+        if block.text.endswith(("-", "\u00ad")) and first[:1].islower():
+            joined = block.text.rstrip("-\u00ad") + first
+        else:
+            joined = f"{block.text} {first}"
+        self.blocks[self.open_block] = Block("text", joined, block.heading_path, block.page, block.anchor)
+        return rest.strip() if sep else ""
+
     def enter(self, level: int, text: str) -> None:
         """Open a section at this level (closing deeper and equal ones)."""
         while self.stack and self.stack[-1][0] >= level:
@@ -85,9 +110,19 @@ class _PageBuilder:
 
         def flush() -> None:
             text = _join_lines(pending)
+            pending.clear()
+            if not text:
+                return  # a table or a heading next, with no text before it: a sentence may still be open
+            # A caption or a short label line ("Limits by city" over a table) stands beside the text: it
+            # neither finishes nor opens a sentence.
+            caption = "\n" not in text and (bool(_CAPTION.match(text)) or len(text) < _LABEL_CHARS)
+            if self.open_block is not None and not caption:
+                text = self._finish_sentence(text)
+                self.open_block = None
             if text:
                 self.blocks.append(Block("text", text, self.path, page=page_no, anchor=f"page-{page_no}"))
-            pending.clear()
+                if not prev_ended and not caption:
+                    self.open_block = len(self.blocks) - 1
 
         for position, (_, item) in enumerate(items):
             if not isinstance(item, _Line):
@@ -107,6 +142,7 @@ class _PageBuilder:
                 continue  # running headers, footers, page numbers and contents lines add nothing
             if entries and _key(line) == _key(entries[0][1]):
                 flush()
+                self.open_block = None
                 self.enter(*entries.pop(0))
                 while entries and _key(entries[0][1]) not in line_keys:
                     self.enter(*entries.pop(0))
@@ -118,6 +154,7 @@ class _PageBuilder:
             level = self.heading_level(item, line, prev_ended)
             if level is not None:
                 flush()
+                self.open_block = None  # a new section: the sentence before it ended there
                 low, title = line.lower(), self.title.lower()
                 if page_no == 1 and not self.blocks and not self.stack and (title in low or low in title):
                     self.stack.append((-1, self.title))  # the cover heading is the title itself
