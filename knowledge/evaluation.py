@@ -76,9 +76,33 @@ def _percentile(values: list[float], q: float) -> float:
     return ordered[index]
 
 
+def fold(text: str) -> str:
+    """Case and spacing folded, as hints are compared."""
+    return " ".join(text.lower().split())
+
+
+def fact_lost(items: list[dict], outcomes: list[dict]) -> dict[str, int]:
+    """Answered answerable questions with a hint, by where the hint stands: in the answer; not in the
+    answer but in a chunk it cites (another sentence of it was chosen); in one of the five best retrieved
+    chunks it does not cite; nowhere there. Outcomes without the places (`fact_places`) are left out."""
+    out = {"in_answer": 0, "cited_chunk_other_sentences": 0, "top5_chunk_not_cited": 0, "not_in_top5": 0}
+    for item, outcome in zip(items, outcomes):
+        if "fact_in_cited" not in outcome:
+            continue
+        if holds_fact(item, outcome):
+            out["in_answer"] += 1
+        elif outcome["fact_in_cited"]:
+            out["cited_chunk_other_sentences"] += 1
+        elif outcome["fact_in_top5"]:
+            out["top5_chunk_not_cited"] += 1
+        else:
+            out["not_in_top5"] += 1
+    return out
+
+
 def holds_fact(item: dict, outcome: dict) -> bool:
     """An answerable question answered with its hint in the text (case and spacing folded)."""
-    hint = " ".join((item.get("answer_hint") or "").lower().split())
+    hint = fold(item.get("answer_hint") or "")
     answer = " ".join((outcome.get("answer") or "").lower().split())
     return bool(item.get("answerable") and not outcome["refused"] and hint and hint in answer)
 
@@ -149,6 +173,7 @@ def score(items: list[dict], outcomes: list[dict], k: int = 5) -> dict:
         "high_confidence_answers": len(high),
         "ece": ece,
         "markup_residue_answers": sum(1 for o in answered if markup_residue(o.get("answer", ""))),
+        "fact_lost": fact_lost(items, outcomes),
         "reliability": table,
         "latency_p50_ms": round(_percentile(latencies, 0.5), 1),
         "latency_p95_ms": round(_percentile(latencies, 0.95), 1),

@@ -36,13 +36,39 @@ def test_refusal_metrics_count_both_ways():
     assert metrics["refusal_precision"] == 0.5 and metrics["refusal_recall"] == 0.5
 
 
+def test_where_the_asked_fact_is_lost_is_counted_once_per_answered_question():
+    items = [{"answerable": True, "answer_hint": "20 days"}] * 4 + [{"answerable": True, "answer_hint": "x"},
+                                                                     {"answerable": False}]
+    base = {"refused": False, "citations": [], "retrieved": [], "latency_ms": 1}
+    outcomes = [
+        {**base, "answer": "You get 20 Days [1].", "fact_in_cited": True, "fact_in_top5": True},
+        {**base, "answer": "Leave is accrued monthly [1].", "fact_in_cited": True, "fact_in_top5": True},
+        {**base, "answer": "Leave is accrued monthly [1].", "fact_in_cited": False, "fact_in_top5": True},
+        {**base, "answer": "Leave is accrued monthly [1].", "fact_in_cited": False, "fact_in_top5": False},
+        {**base, "refused": True, "answer": ""},  # refused: no places recorded, not counted
+        {**base, "answer": "y"},
+    ]
+    assert score(items, outcomes)["fact_lost"] == {"in_answer": 1, "cited_chunk_other_sentences": 1,
+                                                   "top5_chunk_not_cited": 1, "not_in_top5": 1}
+
+
 @pytest.mark.django_db
 def test_evaluation_set_stays_above_the_floors(corpus_db):
     items = load_questions(str(QUESTIONS))
-    metrics = score(items, run(items, progress=False), k=5)
+    outcomes = run(items, progress=False)
+    metrics = score(items, outcomes, k=5)
     print(json.dumps(metrics, indent=1))
     failures = [f"{name} {metrics[name]} < floor {floor}" for name, floor in FLOORS.items() if metrics[name] < floor]
     assert not failures, failures
+    # Every answered answerable question with a hint has its fact placed, and "in the answer" is the
+    # asked-fact metric's own count; a fact in the answer is in a chunk the answer cites.
+    hinted = [(i, o) for i, o in zip(items, outcomes) if i.get("answerable") and i.get("answer_hint")]
+    lost = metrics["fact_lost"]
+    assert sum(lost.values()) == sum(1 for _, o in hinted if not o["refused"])
+    assert lost["in_answer"] == round(metrics["hint_containment"] * len(hinted))
+    assert all(o["fact_in_cited"] for i, o in hinted
+               if not o["refused"] and " ".join(i["answer_hint"].lower().split()) in " ".join(o["answer"].lower().split())
+               and o["citations"])
 
 
 def test_markup_residue_reads_prose_not_quoted_code() -> None:

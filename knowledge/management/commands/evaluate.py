@@ -14,8 +14,8 @@ from django.core.management.base import BaseCommand, CommandError
 from tqdm import tqdm
 
 from knowledge.answering import AskOptions, answer_question
-from knowledge.evaluation import score
-from knowledge.models import Collection
+from knowledge.evaluation import fold, score
+from knowledge.models import Chunk, Collection
 from knowledge.management.commands._schema import schema_up_to_date
 
 
@@ -47,6 +47,7 @@ def run(items: list[dict], *, progress: bool = True, collection_ids: list[int] |
         result = answer_question(item["question"], options)
         latency = (time.perf_counter() - started) * 1000
         outcomes.append({
+            **fact_places(item, result),
             "id": item["id"],
             "refused": result.refused,
             "answer": result.answer,
@@ -58,6 +59,20 @@ def run(items: list[dict], *, progress: bool = True, collection_ids: list[int] |
             "evidence": result.evidence,
         })
     return outcomes
+
+
+def fact_places(item: dict, result) -> dict:
+    """Where an answerable question's hint stands among the chunks the answer drew on: in a cited chunk, in
+    one of the five best retrieved chunks, or neither (what `score` reports as `fact_lost`)."""
+    hint = fold(item.get("answer_hint") or "")
+    if not (item.get("answerable") and hint) or result.refused:
+        return {}
+    cited = [pk for c in result.citations for pk in (c.chunk_ids or [c.chunk_id])]  # a passage's chunks
+    ids = [r["chunk_id"] for r in result.retrieved[:5]] + cited
+    texts = {pk: fold(f"{heading} {text}") for pk, heading, text
+             in Chunk.objects.filter(pk__in=ids).values_list("pk", "heading_text", "text")}
+    return {"fact_in_cited": any(hint in texts.get(pk, "") for pk in cited),
+            "fact_in_top5": any(hint in texts.get(r["chunk_id"], "") for r in result.retrieved[:5])}
 
 
 def check_floors(metrics: dict, floors: dict) -> list[str]:
@@ -111,6 +126,7 @@ class Command(BaseCommand):
 
     def _print(self, metrics: dict) -> None:
         table = metrics.pop("reliability")
+        lost = metrics.pop("fact_lost", {})
         width = max(len(name) for name in metrics)
         for name, value in metrics.items():
             self.stdout.write(f"{name:<{width}}  {value}")
@@ -119,3 +135,6 @@ class Command(BaseCommand):
             correct = "-" if row["correct"] is None else f"{row['correct']:.0%}"
             mean = "-" if row["mean_confidence"] is None else f"{row['mean_confidence']:.2f}"
             self.stdout.write(f"{row['bin']:<10}  {row['n']:>7}  {correct:>19}  {mean:>15}")
+        if any(lost.values()):
+            self.stdout.write("answered answerable questions, by where the asked fact stands: "
+                              + ", ".join(f"{name.replace('_', ' ')} {count}" for name, count in lost.items()))
