@@ -76,9 +76,9 @@ def _percentile(values: list[float], q: float) -> float:
     return ordered[index]
 
 
-def fold(text: str) -> str:
+def folded(text: str | None) -> str:
     """Case and spacing folded, as hints are compared."""
-    return " ".join(text.lower().split())
+    return " ".join((text or "").lower().split())
 
 
 def fact_lost(items: list[dict], outcomes: list[dict]) -> dict[str, int]:
@@ -102,8 +102,7 @@ def fact_lost(items: list[dict], outcomes: list[dict]) -> dict[str, int]:
 
 def holds_fact(item: dict, outcome: dict) -> bool:
     """An answerable question answered with its hint in the text (case and spacing folded)."""
-    hint = fold(item.get("answer_hint") or "")
-    answer = " ".join((outcome.get("answer") or "").lower().split())
+    hint, answer = folded(item.get("answer_hint")), folded(outcome.get("answer"))
     return bool(item.get("answerable") and not outcome["refused"] and hint and hint in answer)
 
 

@@ -12,14 +12,13 @@ import random
 import sys
 from pathlib import Path
 
+from knowledge.evaluation import folded
+
 CONFIDENCE_FEATURES = ["strength", "best_unit", "verification", "fact_missing", "focus_coverage", "top_score",
                        "answer_coverage"]
 # An answer that lacks the kind of fact asked for (no number to "how many") never gains confidence by it.
 CONFIDENCE_SIGNS = {"fact_missing": -1}
 
-
-def _norm(text: str) -> str:
-    return " ".join((text or "").lower().split())
 
 
 def load(spec: str) -> list[tuple[dict, str]]:
@@ -109,7 +108,7 @@ def fit_confidence(items, fitted, evidence_mod, AskOptions, answer_question, fit
         conf_rows.append(evidence_mod.confidence_features(result.evidence["features"], result.evidence["strength"],
                                                           (result.verification or {}).get("score")))
         conf_items.append((item, collection))
-        holds = item.get("answerable") and _norm(item.get("answer_hint", "")) in _norm(result.answer)
+        holds = item.get("answerable") and folded(item.get("answer_hint", "")) in folded(result.answer)
         conf_ys.append(1.0 if holds else 0.0)
     conf_keys = [document_of(item, collection) for item, collection in conf_items]
 

@@ -139,9 +139,9 @@ def _inside(obj: dict, bbox: tuple[float, float, float, float], tol: float = 1.5
 def _tables_and_lines(plumber_page) -> tuple[list[tuple[float, list[list[str | None]]]], list[_Line]]:
     """Find tables on a page and the text lines that are not inside any table."""
     tables = []
-    gaps = None
-    for table in plumber_page.find_tables():
-        gaps = word_gaps(plumber_page) if gaps is None else gaps
+    found = plumber_page.find_tables()
+    gaps = word_gaps(plumber_page) if found else {}  # the page's text is read only when it holds a table
+    for table in found:
         rows = table.extract(**gaps)
         # A "table" with one row or one column is usually a boxed paragraph, not data.
         if len(rows) < 2 or max((len(r) for r in rows), default=0) < 2:
@@ -150,7 +150,7 @@ def _tables_and_lines(plumber_page) -> tuple[list[tuple[float, list[list[str | N
     if not tables:
         return [], []
     lines: list[_Line] = []
-    for line in plumber_page.extract_text_lines(return_chars=True, **(gaps or {})):
+    for line in plumber_page.extract_text_lines(return_chars=True, **gaps):
         chars = [c for c in line.get("chars", []) if c.get("text", "").strip()]
         if chars and any(all(_inside(c, bbox) for c in chars) for bbox, _ in tables):
             continue

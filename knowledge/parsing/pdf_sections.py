@@ -77,16 +77,13 @@ class _PageBuilder:
 
     def _finish_sentence(self, text: str) -> str:
         """Move the head of `text` that finishes the open block's last sentence onto that block; return
-        the rest. Only a continuation qualifies: text that opens in lower case (or after a hyphenated
-        break), and only up to the first line that ends a sentence (the rest stays on its own page)."""
+        the rest. Only a continuation qualifies: text that opens in lower case, and only up to the first line
+        that ends a sentence (the rest stays on its own page). The two join as wrapped lines do."""
         block = self.blocks[self.open_block]
         first, sep, rest = text.partition("\n")
-        if not first[:1].islower() and not block.text.endswith(("-", "\u00ad")):
+        if not first[:1].islower():
             return text
-        if block.text.endswith(("-", "\u00ad")) and first[:1].islower():
-            joined = block.text.rstrip("-\u00ad") + first
-        else:
-            joined = f"{block.text} {first}"
+        joined = _join_lines([block.text, first])
         self.blocks[self.open_block] = Block("text", joined, block.heading_path, block.page, block.anchor)
         return rest.strip() if sep else ""
 

@@ -14,7 +14,7 @@ from django.core.management.base import BaseCommand, CommandError
 from tqdm import tqdm
 
 from knowledge.answering import AskOptions, answer_question
-from knowledge.evaluation import fold, score
+from knowledge.evaluation import folded, score
 from knowledge.models import Chunk, Collection
 from knowledge.management.commands._schema import schema_up_to_date
 
@@ -64,12 +64,12 @@ def run(items: list[dict], *, progress: bool = True, collection_ids: list[int] |
 def fact_places(item: dict, result) -> dict:
     """Where an answerable question's hint stands among the chunks the answer drew on: in a cited chunk, in
     one of the five best retrieved chunks, or neither (what `score` reports as `fact_lost`)."""
-    hint = fold(item.get("answer_hint") or "")
+    hint = folded(item.get("answer_hint"))
     if not (item.get("answerable") and hint) or result.refused:
         return {}
     cited = [pk for c in result.citations for pk in (c.chunk_ids or [c.chunk_id])]  # a passage's chunks
     ids = [r["chunk_id"] for r in result.retrieved[:5]] + cited
-    texts = {pk: fold(f"{heading} {text}") for pk, heading, text
+    texts = {pk: folded(f"{heading} {text}") for pk, heading, text
              in Chunk.objects.filter(pk__in=ids).values_list("pk", "heading_text", "text")}
     return {"fact_in_cited": any(hint in texts.get(pk, "") for pk in cited),
             "fact_in_top5": any(hint in texts.get(r["chunk_id"], "") for r in result.retrieved[:5])}
