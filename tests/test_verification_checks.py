@@ -380,3 +380,13 @@ def test_an_inflected_synonym_folds_into_the_stem_of_its_canonical_word() -> Non
     # "alters" loses its "s" before the synonym table is read; it must still meet "change" and "changes".
     assert {stem(w) for w in ("alters", "alter", "modified", "change", "changes")} == {stem("change")}
     assert stem("prohibits") == stem("forbid")
+
+
+def test_a_release_said_without_the_word_version_is_that_version() -> None:
+    from verification.checks import check_numbers
+
+    source = "autosummary_generate_overwrite: If true, existing files are overwritten. New in version 3.0."
+    assert check_numbers("It was added in 3.0", source).status == "pass"
+    assert check_numbers("It was added in 3.1", source).status != "pass"
+    # A version backs the release only: "3 days" is not "version 3.0".
+    assert check_numbers("It takes 3 days", "New in version 3.0.").status != "pass"

@@ -159,7 +159,9 @@ def _mentions(kind: str, m: re.Match[str], text: str) -> list[NumberMention] | N
             unit = "year"  # "3 December 2024": a calendar year competes with other years only
         elif unit in _MONTH_STEMS:
             unit = "date"  # "15 December" / "December 15": a day of the month
-        return [NumberMention(raw, "number", value, frozenset(), unit)]
+        # A decimal as written ("3.0") is also kept, so "added in 3.0" finds "version 3.0".
+        written = frozenset({m.group(1)}) if "." in m.group(1) else frozenset()
+        return [NumberMention(raw, "number", value, written, unit)]
     if kind == "word":
         first = m.group(1).lower()
         value = _WORD_NUMBERS[first] + (_WORD_NUMBERS[m.group(2).lower()] if m.group(2) else 0)
@@ -210,6 +212,9 @@ def check_numbers(claim_text: str, passage_text: str, counted: frozenset[int] = 
     missing: list[NumberMention] = []
     for cm in claim_nums:
         matches = available.get(cm.key, [])
+        if not matches and cm.kind == "number":
+            # A decimal said without the word "version" ("added in 3.0") is backed by "version 3.0".
+            matches = [sm for k in cm.extra_keys for sm in available.get(k, []) if sm.kind == "version"]
         role = _role(cm)
         if role and cm.kind == "number" and matches:
             # "16 weeks" is not backed by "16 days" when the passage uses 16 only as days.
