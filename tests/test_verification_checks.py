@@ -390,3 +390,17 @@ def test_a_release_said_without_the_word_version_is_that_version() -> None:
     assert check_numbers("It was added in 3.1", source).status != "pass"
     # A version backs the release only: "3 days" is not "version 3.0".
     assert check_numbers("It takes 3 days", "New in version 3.0.").status != "pass"
+
+
+def test_a_whether_clause_asks_and_negates_nothing() -> None:
+    # Celery's prefetch limit: "without regard for whether the messages fit" restates "not respecting that
+    # the messages may not fit"; the clause asks, so its missing "not" is no flipped statement.
+    source = Source(1, "If it is zero, the worker will keep consuming messages, not respecting that there may be "
+                       "other available worker nodes that may be able to process them sooner, or that the "
+                       "messages may not even fit in memory.")
+    answer = ("At zero the worker just keeps consuming messages, without regard for other worker nodes that could "
+              "process them sooner or for whether the messages even fit in memory [1].")
+    assert verify_answer(answer, [source]).faithful
+    # Stated outright, the same words do flip the source.
+    assert not verify_answer("At zero the worker keeps consuming messages, and the messages even fit in memory [1].",
+                             [source]).faithful

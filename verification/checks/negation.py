@@ -30,7 +30,10 @@ _TOKEN = re.compile(r"[a-z0-9][a-z0-9'_-]*|[,;:()]|\.(?=\s|$)")
 BOUNDARY = "|"
 # Words that start a new clause: a negation does not reach past them.
 _CLAUSE_WORDS = frozenset("and but or so because which while whereas although though unless if when since "
-                          "otherwise except".split())
+                          "otherwise except whether".split())
+# Words that open a clause which asserts nothing: "for whether the messages fit" asks what "that the messages
+# may not fit" states, so its negations are not compared.
+OPEN_QUESTION = frozenset({"whether"})
 # Words that start with a negative prefix but are not negations of the rest.
 _PREFIX_EXCEPTIONS = frozenset("unless until under understand understood unit units unique universal union "
                                "uninstall unicode uniform unify unified unix unlike".split())
@@ -131,6 +134,24 @@ def clause_of(toks: list[Token], i: int) -> tuple[int, int]:
     while end < len(toks) and toks[end].key != BOUNDARY:
         end += 1
     return start, end
+
+
+def opened_by(toks: list[Token], i: int) -> str:
+    """The word (or punctuation) that opens the clause around position i ("" at the start)."""
+    start, _ = clause_of(toks, i)
+    return toks[start - 1].surface if start > 0 else ""
+
+
+def stated(toks: list[Token]) -> list[Token]:
+    """The tokens without the clauses that ask rather than state ("… or whether the messages fit")."""
+    out: list[Token] = []
+    asking = False
+    for t in toks:
+        if t.key == BOUNDARY:
+            asking = t.surface in OPEN_QUESTION
+        if not asking:
+            out.append(t)
+    return out
 
 
 def clauses(toks: list[Token]) -> list[list[Token]]:
