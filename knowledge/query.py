@@ -15,7 +15,10 @@ _WORD = re.compile(r"[A-Za-z][A-Za-z0-9_'\-]*")
 # What kind of fact a question asks for; an answer passage must contain one to count as evidence.
 _ASKS = [
     ("number", re.compile(r"\b(how (many|much|long|often|soon|far|big|old)|what (percentage|percent|amount|number)|"
-                          r"\blimit\b|maximum|minimum|\bmax\b|\bmin\b|cap\b|deductible|premium|cost|price|rate)\b", re.I)),
+                          r"\blimit\b|maximum|minimum|\bmax\b|\bmin\b|cap\b|deductible|premium|cost|price|rate|"
+                          # "which port", "what size", "what default width": a measure is a number.
+                          r"(which|what)\s+([\w.\-]+\s+){0,2}?(ports?|sizes?|width|height|length|timeout|delay|"
+                          r"interval|threshold|depth|levels?))\b", re.I)),
     # "When does X run?" asks for a time; "…even when no subcommand is given" does not.
     ("date", _ASKS_DATE := re.compile(r"(?:^|[.?!;:]\s*|\b(?:and|so|but|hey|hi)\W+)when\b|\b(what (date|day|time)|deadline|by what date|"
                         r"which day|how soon)\b", re.I)),
@@ -27,7 +30,8 @@ _ASKS = [
     ("name", re.compile(r"\b(which|what)\s+([\w.\-]+\s+){0,3}?(options?|flags?|settings?|commands?|functions?|variables?|"
                         r"directives?|pragmas?|parameters?|keys?|methods?|class(es)?|arguments?|attributes?|"
                         r"modules?|hooks?|signals?|extensions?|decorators?|lints?|environment variables?|"
-                        r"config(uration)? (values?|keys?|options?))\b", re.I)),
+                        r"config(uration)? (values?|keys?|options?)|exceptions?|errors?|types?|fields?|events?|"
+                        r"images?|packages?|headers?|tags?|roles?)\b", re.I)),
     ("default", re.compile(r"\bdefaults?\b|\bout of the box\b", re.I)),
 ]
 

@@ -127,6 +127,17 @@ def test_a_version_or_a_count_of_a_named_thing_is_the_asked_fact() -> None:
     assert holds_asked_kind(asks, "You can unpublish within 72 hours of publishing.")
 
 
+def test_a_measure_asks_for_a_number_and_an_exception_or_an_image_for_a_name() -> None:
+    from knowledge.query import asked_fact_kinds
+
+    assert "number" in asked_fact_kinds("Which port does the remote debugger listen on?")
+    assert "number" in asked_fact_kinds("What default width does the sidebar have?")
+    assert "number" not in asked_fact_kinds("Which theme does the tutorial use?")
+    assert "name" in asked_fact_kinds("What exception is raised when the upload is too large?")
+    assert "name" in asked_fact_kinds("Which Docker image is meant for PDF builds?")
+    assert "name" not in asked_fact_kinds("Why is the upload refused?")
+
+
 
 def test_the_asked_kind_reads_scene_setting_clauses_compound_nouns_and_spelled_quantities() -> None:
     from knowledge.answering.evidence import holds_asked_kind
