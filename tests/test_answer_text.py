@@ -26,6 +26,19 @@ def _candidates(text: str, n: int = 1, score: float = 1.0) -> list[Candidate]:
     return [Candidate(passage, unit, score - 0.01 * unit.position, 0.9) for unit in units + windows(units)]
 
 
+def test_a_later_sentence_of_an_option_item_keeps_the_option_not_the_block_term() -> None:
+    # Sphinx's theme options: the block defines the theme, each item one of its options.
+    text = ("basic: This is a basically unstyled layout. There are these options:\n"
+            "- nosidebar (true or false): Don't include the sidebar. Defaults to False.\n"
+            "- sidebarwidth (int or str): Width of the sidebar in pixels. Defaults to 230 pixels.")
+    shown = [u.text for u in units_of(text)]
+    assert "nosidebar: Defaults to False." in shown
+    assert "sidebarwidth: Defaults to 230 pixels." in shown
+    assert "sidebarwidth (int or str): Width of the sidebar in pixels." in shown
+    assert not any(t.startswith("basic: sidebarwidth") or t == "basic: Defaults to False." for t in shown)
+    assert [u.term for u in units_of(text)][-1] == "sidebarwidth"
+
+
 def test_a_file_name_or_a_stray_code_line_is_never_a_sentence_of_the_answer() -> None:
     units = units_of("docs/source/conf.py\n\ninvoke(cli, args=['--help'])\n\nThe default port is 8000.")
     quotable = {u.text: u.quotable for u in units}

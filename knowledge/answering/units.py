@@ -22,6 +22,8 @@ _CAPTION = re.compile(r"^(?:figure|fig\.|table|listing|example)\s+[\dA-Z][\d.]*[
 # "term: definition" as the parsers write definition lists, option lists and admonitions.
 _TERM = re.compile(r"^(?P<term>[^:\n]{1,80}?):[ \t]+(?=\S)")
 _TERM_MAX_WORDS = 8
+# The type note after an option's name ("sidebarwidth (int or str)"): left out when the name is repeated.
+_TYPE_NOTE = re.compile(r"\s*\([^()]*\)\s*$")
 _WORD = re.compile(r"[A-Za-z0-9]")
 
 
@@ -83,18 +85,26 @@ def units_of(text: str) -> list[Unit]:
         if len(term.split()) > _TERM_MAX_WORDS:
             term = ""  # a sentence with a colon, not a definition
         spans = sentence_spans(block)
+        # A list item that defines its own term ("- sidebarwidth (int or str): Width of the sidebar …") owns
+        # the sentences that follow it up to the next item ("Defaults to 230 pixels."), not the block's term.
+        item_term = ""
         for index, (a, b) in enumerate(spans):
             raw = block[a:b].strip()
             item = bool(LIST_ITEM.match(raw))
             body = LIST_ITEM.sub("", raw, count=1).strip() if item else raw
+            if item:
+                own = _TERM.match(body)
+                named = _TYPE_NOTE.sub("", own.group("term")).strip() if own else ""
+                item_term = named if len(named.split()) <= _TERM_MAX_WORDS else ""
             if not body or addresses_assistant(body):
                 continue  # an order to the assistant inside a document is data, never an answer
+            unit_term = item_term or term
             shown = body
-            if term and index > 0 and term.lower() not in body.lower():
-                shown = f"{term}: {body}"  # a later sentence of a definition keeps its term
+            if unit_term and index > 0 and not (item and item_term) and unit_term.lower() not in body.lower():
+                shown = f"{unit_term}: {body}"  # a later sentence of a definition keeps its term
             kind = "lead" if body.endswith(":") else ("item" if item else "sentence")
             quotable = _quotable(body) and kind != "lead" and not (index == 0 and term and body.rstrip(":") == term)
-            units.append(Unit(shown, kind, number, len(units), term=term, quotable=quotable))
+            units.append(Unit(shown, kind, number, len(units), term=unit_term, quotable=quotable))
     return units
 
 
