@@ -18,7 +18,7 @@ _ASKS = [
                           r"\blimit\b|maximum|minimum|\bmax\b|\bmin\b|cap\b|deductible|premium|cost|price|rate|"
                           # "which port", "what size", "what default width": a measure is a number.
                           r"(which|what)\s+([\w.\-]+\s+){0,2}?(ports?|sizes?|width|height|length|timeout|delay|"
-                          r"interval|threshold|depth|levels?))\b", re.I)),
+                          r"interval|threshold|depth))\b", re.I)),
     # "When does X run?" asks for a time; "…even when no subcommand is given" does not.
     ("date", _ASKS_DATE := re.compile(r"(?:^|[.?!;:]\s*|\b(?:and|so|but|hey|hi)\W+)when\b|\b(what (date|day|time)|deadline|by what date|"
                         r"which day|how soon)\b", re.I)),
@@ -110,6 +110,8 @@ _NOT_NOUNS = frozenset({"of", "in", "on", "at", "for", "to", "from", "with", "by
 # "When turning X into Y, what should …": a leading "when" clause sets the scene for the question that follows.
 _SCENE_WHEN = re.compile(r"^\s*when\b[^?]*?,\s*(?:\w+\s+){0,3}?(?:what|which|how|who|where|whose)\b", re.I)
 # Words between "how many" and the counted thing ("how many distinct kinds", "how many database pages").
+# Verbs that end the counted noun phrase ("how many files are kept", "how many ports get opened").
+_VERBS_AFTER_COUNT = frozenset({"are", "were", "was", "be", "been", "gets", "got", "may", "must", "might", "need"})
 _COUNT_SKIP = frozenset({"of", "ways", "different", "distinct", "separate", "unique", "individual", "possible",
                          "common", "more", "other", "total", "kinds", "types", "sorts"})
 
@@ -129,8 +131,14 @@ def asked_fact_kinds(text: str) -> list[str]:
             words.pop(0)
         if words and words[0] not in ("are", "is", "do", "does", "can", "will", "would", "should", "did", "have",
                                       "has"):
-            nouns = words[:1] if words[0] == "times" or len(words) == 1 or words[1] in _NOT_NOUNS else words[:2]
-            kinds.append("count:" + "|".join(nouns))
+            # The counted thing is the head of the noun phrase, its last word or two ("how many npm debug log
+            # files are kept" counts log files).
+            phrase = [words[0]]
+            for word in words[1:]:
+                if word in _NOT_NOUNS or word in _VERBS_AFTER_COUNT or phrase[0] == "times":
+                    break
+                phrase.append(word)
+            kinds.append("count:" + "|".join(phrase[-2:]))
     return kinds
 
 

@@ -149,6 +149,9 @@ def test_a_measure_asks_for_a_number_and_an_exception_or_an_image_for_a_name() -
     assert "name" in asked_fact_kinds("What exception is raised when the upload is too large?")
     assert "name" in asked_fact_kinds("Which Docker image is meant for PDF builds?")
     assert "name" not in asked_fact_kinds("Why is the upload refused?")
+    assert "number" not in asked_fact_kinds("Which log level does the --dd flag stand for?")
+    # The counted thing is the head of its noun phrase.
+    assert "count:log|files" in asked_fact_kinds("How many npm debug log files are kept before old ones go?")
 
 
 
