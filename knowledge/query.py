@@ -47,6 +47,10 @@ FILLER_LEXEMES = frozenset({
     "ll", "d", "possibl", "allow",
     # "What am I supposed to do?" asks what "What should I do?" asks; "should" is filler already.
     "suppos",
+    # Light verbs and chat words that carry the question's form ("how do I make X show Y", "what name does
+    # it give the file", "wat", "thru", "a bunch of stuff"), not what is asked about.
+    "make", "give", "given", "instead", "see", "look", "must", "wat", "thru", "bunch", "stuff", "els",
+    "somewher", "way",
 })
 
 

@@ -52,3 +52,11 @@ def test_idf_over_a_handful_of_chunks_leans_to_one_weight_for_every_word():
     large = TermStats(total=FEW_CHUNKS * 4, avg_length=10.0, df={"locker": 1})
     assert large.idf("locker") == pytest.approx(math.log(1 + (FEW_CHUNKS * 4 - 0.5) / 1.5))
     assert large.idf("cost") > large.idf("locker")
+
+
+def test_light_verbs_and_chat_words_are_not_what_a_question_asks_about():
+    from knowledge.lexicon import query_lexemes
+
+    lexemes = query_lexemes("wat do i have to make click show instead of the default thru its help output")
+    assert "make" not in lexemes and "instead" not in lexemes and "wat" not in lexemes and "thru" not in lexemes
+    assert {"click", "show", "default", "help", "output"} <= set(lexemes)
