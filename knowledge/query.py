@@ -17,6 +17,8 @@ _ASKS = [
     ("number", re.compile(r"\b(how (many|much|long|often|soon|far|big|old)|what (percentage|percent|amount|number)|"
                           r"\blimit\b|maximum|minimum|\bmax\b|\bmin\b|cap\b|deductible|premium|cost|price|rate|"
                           # "which port", "what size", "what default width": a measure is a number.
+                          # "What is the IT hotline number?", "what's the max number of connections"
+                          r"(which|what)\b[^?.]*\bnumber|"
                           r"(which|what)\s+([\w.\-]+\s+){0,2}?(ports?|sizes?|width|height|length|timeout|delay|"
                           r"interval|threshold|depth))\b", re.I)),
     # "When does X run?" asks for a time; "…even when no subcommand is given" does not.
@@ -118,6 +120,12 @@ _SCENE_WHEN = re.compile(r"^\s*when\b[^?]*?,\s*(?:\w+\s+){0,3}?(?:what|which|how
 _VERBS_AFTER_COUNT = frozenset({"are", "were", "was", "be", "been", "gets", "got", "may", "must", "might", "need"})
 _COUNT_SKIP = frozenset({"of", "ways", "different", "distinct", "separate", "unique", "individual", "possible",
                          "common", "more", "other", "total", "kinds", "types", "sorts"})
+
+
+def answer_type_lexemes(asks_for: list[str]) -> frozenset[str]:
+    """Question words that name the kind of the answer, not its topic: in "What is the IT hotline number?" the
+    digits answer "number", which the passage need not say."""
+    return frozenset({"number"}) if "number" in asks_for else frozenset()
 
 
 def asked_fact_kinds(text: str) -> list[str]:

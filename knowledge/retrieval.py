@@ -10,7 +10,7 @@ from django.conf import settings
 from django.db import connection, transaction
 
 from knowledge.lexicon import query_lexemes, term_stats
-from knowledge.query import QueryAnalysis
+from knowledge.query import QueryAnalysis, answer_type_lexemes
 
 RRF_K = 60
 # Lexical and identifier evidence is weighted above dense: on documentation, exact terms are the
@@ -151,7 +151,10 @@ def retrieve(query: QueryAnalysis, query_vector: np.ndarray, collection_ids: lis
         hit.identifier_matches = sorted(identifier_set & set(hit.identifiers))
     hits.sort(key=lambda h: h.fused, reverse=True)
     timings["fuse"] = _ms(started)
-    return Candidates(hits=hits, lexemes=lexemes, query_vector=query_vector, timings_ms=timings)
+    # What the evidence must cover: the topic words; the word naming the answer's kind ("number") is answered
+    # by the fact itself (the lexical search above still reads it).
+    asked = [lexeme for lexeme in lexemes if lexeme not in answer_type_lexemes(query.asks_for)] or lexemes
+    return Candidates(hits=hits, lexemes=asked, query_vector=query_vector, timings_ms=timings)
 
 
 def load_hits(chunk_ids: list[int]) -> list[Hit]:

@@ -150,6 +150,11 @@ def test_a_measure_asks_for_a_number_and_an_exception_or_an_image_for_a_name() -
     assert "name" in asked_fact_kinds("Which Docker image is meant for PDF builds?")
     assert "name" not in asked_fact_kinds("Why is the upload refused?")
     assert "number" not in asked_fact_kinds("Which log level does the --dd flag stand for?")
+    # "number" names the answer's kind: the digits answer it.
+    from knowledge.query import answer_type_lexemes
+    assert "number" in asked_fact_kinds("What is the IT hotline number?")
+    assert answer_type_lexemes(asked_fact_kinds("What is the IT hotline number?")) == {"number"}
+    assert answer_type_lexemes(asked_fact_kinds("Why is the upload refused?")) == frozenset()
     # The counted thing is the head of its noun phrase.
     assert "count:log|files" in asked_fact_kinds("How many npm debug log files are kept before old ones go?")
 
