@@ -404,3 +404,17 @@ def test_a_whether_clause_asks_and_negates_nothing() -> None:
     # Stated outright, the same words do flip the source.
     assert not verify_answer("At zero the worker keeps consuming messages, and the messages even fit in memory [1].",
                              [source]).faithful
+
+
+def test_advice_against_a_thing_and_leaving_it_out_are_negations() -> None:
+    # Flask's configuration reference and Click's groups, reworded.
+    debug = Source(1, "This is set with the FLASK_DEBUG environment variable. Do not enable debug mode when "
+                      "deploying in production.")
+    assert verify_answer("It warns against enabling debug mode when deploying in production [1].", [debug]).faithful
+    assert not verify_answer("It recommends enabling debug mode when deploying in production [1].", [debug]).faithful
+    group = Source(1, "By default, a group is not invoked unless a subcommand is passed. In fact, not providing a "
+                      "command automatically passes --help by default.")
+    said = ("By default the group is not invoked unless a subcommand is passed, and leaving out the command "
+            "automatically passes --help [1].")
+    assert verify_answer(said, [group]).faithful
+    assert not verify_answer(said.replace("leaving out", "providing"), [group]).faithful

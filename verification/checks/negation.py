@@ -42,6 +42,13 @@ IMPLICIT_NEGATIONS = frozenset(stem(w) for w in "missing lack lacks lacking abse
                                 "stop stops stopped cease ceased prevent prevents avoid refuse refuses skip skips skipped omit omits "
                                 "omitted".split())
 
+# Advice against a thing negates it ("the documentation warns against enabling debug mode").
+_AGAINST = re.compile(r"\b(warn|warns|warned|warning|advise|advises|advised|recommend|recommends|recommended|"
+                      r"caution|cautions|cautioned|decide|decides|decided)\s+against\b")
+# Leaving a thing out is not giving it ("leaving out the command" / "not providing a command").
+_LEAVE_OUT = re.compile(r"\b(?:leave|leaves|leaving|left)\s+out\b")
+
+
 @lru_cache(maxsize=20000)
 def negative_prefix(word: str) -> str | None:
     """The word a negative-prefixed word negates ("unchanged" -> "changed"), or None."""
@@ -81,6 +88,9 @@ def _tokens(text: str) -> tuple[Token, ...]:
     text = re.sub(r"\bwon't\b", "will not", text)
     text = re.sub(r"n't\b", " not", text)
     text = re.sub(r"\bno longer\b", "not", text)
+    # "warns against enabling" says "do not enable"; "leaving out the command" says "not providing it".
+    text = _AGAINST.sub(r"\1 not", text)
+    text = _LEAVE_OUT.sub("omit", text)
     # "will not be able to remove" negates "remove" as "cannot remove" does.
     text = re.sub(r"\b(?:be|being|been) able to\b", " ", text)
     # "neither A nor B" negates once: the "nor" only joins the second item.
