@@ -418,3 +418,15 @@ def test_advice_against_a_thing_and_leaving_it_out_are_negations() -> None:
             "automatically passes --help [1].")
     assert verify_answer(said, [group]).faithful
     assert not verify_answer(said.replace("leaving out", "providing"), [group]).faithful
+
+
+def test_an_option_named_by_another_of_its_spellings_is_in_its_own_place() -> None:
+    # xargs(1): each long option carries its short spellings in brackets; an answer may use either.
+    source = Source(1, "The options --max-lines (-L, -l), --replace (-I, -i) and --max-args (-n) are mutually exclusive. "
+                       "If some of them are specified together, then xargs will generally use the option specified last.")
+    assert verify_answer("--max-lines, --replace and --max-args are mutually exclusive [1].", [source]).faithful
+    assert verify_answer("-L, -I and -n are mutually exclusive [1].", [source]).faithful
+    from verification.checks.context import _aliases
+
+    _, alias = _aliases(["-T, --no-toc: Do not create a table of contents file.", "use --a, --b and --c"])
+    assert alias == {"@--no-toc": "@-t"}  # a list of long options is no set of spellings

@@ -153,12 +153,46 @@ def _definitions(sentences: list[str], seqs: list[list[str]]) -> list[tuple[str,
     return out
 
 
+_OPTION = r"-{1,2}[A-Za-z0-9][\w-]*"
+# An option followed by its other spellings in brackets ("--max-lines (-L, -l)"), or two spellings joined by a
+# slash or a comma ("-T/--no-toc", "-n, --max-args"): one option, named several ways.
+_BRACKETED_ALIASES = re.compile(rf"(?<![\w-])(?P<main>{_OPTION})\s*\((?P<alts>\s*{_OPTION}(?:\s*[,/|]\s*{_OPTION})*\s*)\)")
+_JOINED_ALIASES = re.compile(r"(?<![\w-])(?P<main>-[A-Za-z0-9])(?P<alts>\s*[,/]\s*--[A-Za-z0-9][\w-]*)(?![\w-])")
+
+
+def _aliases(sentences: list[str]) -> tuple[list[str], dict[str, str]]:
+    """The sentences with bracketed alias lists left out, and each spelling's key -> the first spelling's key."""
+    alias: dict[str, str] = {}
+
+    def find(k: str) -> str:
+        while alias.get(k, k) != k:
+            k = alias[k]
+        return k
+
+    def record(m: re.Match[str]) -> None:
+        main = find(key(m.group("main")))
+        for alt in re.findall(_OPTION, m.group("alts")):
+            root = find(key(alt))
+            if root != main:
+                alias[root] = main
+
+    cleaned = []
+    for sentence in sentences:
+        for m in _JOINED_ALIASES.finditer(sentence):
+            record(m)
+        for m in _BRACKETED_ALIASES.finditer(sentence):
+            record(m)
+        cleaned.append(_BRACKETED_ALIASES.sub(lambda m: m.group("main"), sentence))
+    return cleaned, {k: find(k) for k in alias}
+
+
 def check_context(claim_text: str, sentences: list[str], window: int, margin: float,
                   min_rival: float = 0.0) -> ContextCheck:
     """Conflict when another entity's source context agrees with the words around a claim entity by at
     least `min_rival`, and by `margin` more than the entity's own source context (both as shares of the
     claim context's weight). A rival the claim also names counts only when the two changed places."""
-    claim_seq = sequence(claim_text)
+    sentences, alias = _aliases(sentences)
+    claim_seq = [alias.get(t, t) for t in sequence(claim_text)]
     entities = [k for k in dict.fromkeys(claim_seq) if k.startswith("@")]
     if not entities or not sentences:
         return ContextCheck("n/a", "no entities")
@@ -166,7 +200,7 @@ def check_context(claim_text: str, sentences: list[str], window: int, margin: fl
     # them ("Checkout the code." starts a sentence).
     claim_surface = tuple(dict.fromkeys([i.text for i in identifiers(claim_text) if i.kind in _KINDS]
                                         + names(claim_text)))
-    seqs = [sequence(s, claim_surface) for s in sentences]
+    seqs = [[alias.get(t, t) for t in sequence(s, claim_surface)] for s in sentences]
     df = Counter(t for seq in seqs for t in set(seq))
     idf = {t: 1.0 / n for t, n in df.items()}
     occurrences: dict[str, list[tuple[dict[str, float], int]]] = {}
