@@ -266,3 +266,20 @@ def test_text_decoding_handles_bom_and_latin1() -> None:
 def test_block_defaults() -> None:
     block = Block(kind="text", text="x", heading_path=())
     assert block.page is None and block.anchor == "" and block.rows is None
+
+
+def test_a_rendered_man_page_has_no_word_broken_by_groffs_hyphen() -> None:
+    # man(1) output hyphenates at the right margin with U+2010; xargs(1) and strace(1) are set so.
+    page = (
+        "NAME\n       xargs - build and execute command lines from standard input\n\n"
+        "DESCRIPTION\n"
+        "       The command line for command is built up until it reaches a system-de\u2010\n"
+        "       fined limit. If you don't want to tolerate the perfor\u2010\n"
+        "       mance difference, use separate output files.\n\n"
+        "       %fstat       Trace fstat, fstatat, and statx syscall vari\u2010\n"
+        "                    ants.\n"
+    )
+    text = "\n".join(block.text for block in parse_file(page.encode(), "xargs-1.txt").blocks)
+    assert "\u2010" not in text
+    assert "system-defined limit" in text and "performance difference" in text
+    assert "statx syscall variants." in text and "vari:" not in text

@@ -23,8 +23,9 @@ def _join_lines(lines: list[str]) -> str:
             continue
         if not out or out.endswith("\n"):
             out += line
-        elif out.endswith(("\u00ad", "\x02")) or (out.endswith("-") and line[:1].islower() and out[-2:-1].isalpha()):
-            out = out.rstrip("\u00ad\x02-") + line  # undo hyphenation across a line break
+        elif out.endswith(("\u00ad", "\x02", "\u2010")) or (out.endswith("-") and line[:1].islower()
+                                                           and out[-2:-1].isalpha()):
+            out = out.rstrip("\u00ad\x02\u2010-") + line  # undo hyphenation across a line break
         elif _BULLET.match(line) or out[-1] in ".!?:;":
             out += "\n" + line
         else:
