@@ -59,6 +59,17 @@ def test_exact_identifier_lookup(corpus_db):
     assert any(c.source.startswith("engineering/error-codes.md") for c in result.citations)
 
 
+def test_a_named_codes_section_answers_only_when_it_holds_the_asked_kind_of_fact():
+    from knowledge.answering.evidence import identifier_lookup
+
+    found = {"identifier_on_top": 1.0, "missing_specific": 0.0, "fact_missing": 0.0}
+    assert identifier_lookup(found)
+    # "What priority does a task get by default?" over the section on priorities, which gives no default:
+    # the refusal model decides, as for any near miss.
+    assert not identifier_lookup({**found, "fact_missing": 1.0})
+    assert not identifier_lookup({**found, "missing_specific": 0.3})
+
+
 def test_refusal_makes_no_generation_call_and_records_a_gap(corpus_db):
     providers = default_providers()
     providers.generator = RecordingGenerator()
