@@ -58,6 +58,23 @@ def test_code_is_introduced_by_its_sentence_not_by_the_file_name_between_them() 
     assert "```\nimport sys" in answer
 
 
+def test_an_example_and_its_code_alone_are_no_answer() -> None:
+    # Celery's rdb section: "Example usage:" and its code rank first, the sentence saying what it does next.
+    text = ("Example usage:\n\n    from celery.contrib import rdb\n    rdb.set_trace()\n\n"
+            "set_trace sets a break-point at the current location and creates a socket you can telnet into.")
+    candidates = _candidates(text)
+    for candidate in candidates:
+        candidate.score = {"code": 5.0, "lead": 4.0, "window": 4.5}.get(candidate.unit.kind, 2.0)
+    answer, chosen = compose(candidates)
+    assert "set_trace sets a break-point" in answer and "rdb.set_trace()" in answer, answer
+    # Too far below the example, the sentence stays out: the answer is the example as it was.
+    for candidate in candidates:
+        if candidate.unit.kind == "sentence":
+            candidate.score = 0.5
+    answer, _ = compose(candidates)
+    assert "set_trace sets a break-point" not in answer and "rdb.set_trace()" in answer, answer
+
+
 def test_a_sentence_two_sources_share_is_said_once() -> None:
     from knowledge.answering.compose import render, _without_repeats
 

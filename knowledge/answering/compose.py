@@ -144,6 +144,7 @@ def compose(candidates: list[Candidate], asks_for: list[str] | None = None) -> t
         if intro is not None:
             chosen = [intro, top]
             chosen += _next_steps(chosen, candidates) if how_to else []
+            chosen = _with_a_statement(chosen, ranked, how_to)
             return render(chosen), chosen
     quotable = [c for c in ranked if c.unit.quotable]
     if not quotable:
@@ -152,6 +153,7 @@ def compose(candidates: list[Candidate], asks_for: list[str] | None = None) -> t
     if best.unit.kind == "window" and best.unit.parts[0].kind == "lead" and best.unit.parts[1].kind == "code":
         chosen = _expand([best])
         chosen += _next_steps(chosen, candidates) if how_to else []
+        chosen = _with_a_statement(chosen, ranked, how_to)
         return render(chosen), chosen
     if asks_for and "procedure" in asks_for and len(asks_for) == 1:
         steps = _steps(best, candidates)
@@ -173,6 +175,29 @@ def compose(candidates: list[Candidate], asks_for: list[str] | None = None) -> t
     chosen.sort(key=lambda c: (c.passage.n != best.passage.n, c.passage.n, c.position))
     chosen = _without_repeats(chosen)
     return render(_fact_first(chosen, asks_for or [])), chosen
+
+
+_STATEMENTS = ("sentence", "item", "row")
+
+
+def _states(candidate: Candidate) -> bool:
+    """A unit that says something: a quotable sentence, list item or table row (not a lead-in or code)."""
+    parts = candidate.unit.parts or (candidate.unit,)
+    return any(p.kind in _STATEMENTS and p.quotable for p in parts)
+
+
+def _with_a_statement(chosen: list[Candidate], ranked: list[Candidate], how_to: bool) -> list[Candidate]:
+    """An answer that is only a lead-in and its code ("For example: <code>") says nothing the question asked
+    about; outside a how-to, the best unit that states something (nearly as good) comes with it, first."""
+    if how_to or any(_states(c) for c in chosen) or not ranked:
+        return chosen
+    for candidate in ranked:
+        if candidate.score < fitted.COMPOSE["same_passage"] * ranked[0].score:
+            break
+        if _states(candidate) and not any(_overlaps(candidate, c) for c in chosen):
+            out = _expand([candidate]) + chosen
+            return sorted(out, key=lambda c: (c.passage.n != out[0].passage.n, c.passage.n, c.position))
+    return chosen
 
 
 def _fact_first(chosen: list[Candidate], asks_for: list[str]) -> list[Candidate]:
