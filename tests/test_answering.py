@@ -70,6 +70,22 @@ def test_a_named_codes_section_answers_only_when_it_holds_the_asked_kind_of_fact
     assert not identifier_lookup({**found, "missing_specific": 0.3})
 
 
+def test_an_answer_without_the_asked_kind_of_fact_loses_confidence():
+    # Whatever the fit: the evidence strength falls when the passages lack the asked number or default,
+    # and confidence reads the strength.
+    from knowledge import fitted
+    from knowledge.answering.evidence import confidence_features
+    from knowledge.scoring import probability
+
+    features = {"top_score": 0.5, "coverage": 0.9, "answer_coverage": 0.6, "answer_coverage_in_section": 0.7,
+                "focus_coverage": 0.6, "best_unit": 0.5, "best_unit_dense": 0.6, "dense_top": 0.7,
+                "question_terms": 0.4, "fact_missing": 0.0}
+    lacking = {**features, "fact_missing": 1.0}
+    with_fact = probability(fitted.CONFIDENCE, confidence_features(features, probability(fitted.REFUSAL, features), 1.0))
+    without = probability(fitted.CONFIDENCE, confidence_features(lacking, probability(fitted.REFUSAL, lacking), 1.0))
+    assert without < with_fact - 0.1
+
+
 def test_refusal_makes_no_generation_call_and_records_a_gap(corpus_db):
     providers = default_providers()
     providers.generator = RecordingGenerator()
