@@ -53,6 +53,9 @@ FILLER_LEXEMES = frozenset({
     # it give the file", "wat", "thru", "a bunch of stuff"), not what is asked about.
     "make", "give", "given", "instead", "see", "look", "must", "wat", "thru", "bunch", "stuff", "els",
     "somewher", "way",
+    # When the asker's trouble happened ("lost my laptop this morning", "since yesterday"): the passages
+    # give rules and dates, never the asker's day.
+    "morn", "yesterday", "today", "tonight", "tomorrow",
 })
 
 

@@ -60,3 +60,5 @@ def test_light_verbs_and_chat_words_are_not_what_a_question_asks_about():
     lexemes = query_lexemes("wat do i have to make click show instead of the default thru its help output")
     assert "make" not in lexemes and "instead" not in lexemes and "wat" not in lexemes and "thru" not in lexemes
     assert {"click", "show", "default", "help", "output"} <= set(lexemes)
+    # When the asker's trouble happened is not what the passages must say.
+    assert set(query_lexemes("lost my laptop this morning, or was it yesterday?")) == {"lost", "laptop"}
