@@ -39,6 +39,16 @@ def test_a_later_sentence_of_an_option_item_keeps_the_option_not_the_block_term(
     assert [u.term for u in units_of(text)][-1] == "sidebarwidth"
 
 
+def test_a_list_is_no_definition_of_its_first_items_term() -> None:
+    # Celery's introduction: the list's first item names a term; a later item without one is not its
+    # definition ("- Python 2.7 or Python 3.5: Python 2.4 was …" read the list as one).
+    text = ("- Python 2.7 or Python 3.5: Celery series 4.4 or earlier.\n- Python 2.6: Celery series 3.1 or earlier.\n"
+            "- Python 2.4 was Celery series 2.2 or earlier.")
+    shown = [u.text for u in units_of(text)]
+    assert shown == ["Python 2.7 or Python 3.5: Celery series 4.4 or earlier.",
+                     "Python 2.6: Celery series 3.1 or earlier.", "Python 2.4 was Celery series 2.2 or earlier."]
+
+
 def test_a_file_name_or_a_stray_code_line_is_never_a_sentence_of_the_answer() -> None:
     units = units_of("docs/source/conf.py\n\ninvoke(cli, args=['--help'])\n\nThe default port is 8000.")
     quotable = {u.text: u.quotable for u in units}

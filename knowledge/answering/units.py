@@ -82,8 +82,8 @@ def units_of(text: str) -> list[Unit]:
             continue
         term_match = _TERM.match(block.strip())
         term = term_match.group("term").strip() if term_match else ""
-        if len(term.split()) > _TERM_MAX_WORDS:
-            term = ""  # a sentence with a colon, not a definition
+        if len(term.split()) > _TERM_MAX_WORDS or LIST_ITEM.match(block.strip()):
+            term = ""  # a sentence with a colon, or a list whose first item names its own term: no definition
         spans = sentence_spans(block)
         # A list item that defines its own term ("- sidebarwidth (int or str): Width of the sidebar …") owns
         # the sentences that follow it up to the next item ("Defaults to 230 pixels."), not the block's term.
