@@ -14,11 +14,11 @@ _WORD = re.compile(r"[A-Za-z][A-Za-z0-9_'\-]*")
 
 # What kind of fact a question asks for; an answer passage must contain one to count as evidence.
 _ASKS = [
-    ("number", re.compile(r"\b(how (many|much|long|often|soon|far|big|old)|what (percentage|percent|amount|number)|"
+    ("number", re.compile(r"\b(how (many|much|long|often|soon|far|big|old)|what (percentage|percent|amount)|"
                           r"\blimit\b|maximum|minimum|\bmax\b|\bmin\b|cap\b|deductible|premium|cost|price|rate|"
-                          # "which port", "what size", "what default width": a measure is a number.
                           # "What is the IT hotline number?", "what's the max number of connections"
                           r"(which|what)\b[^?.]*\bnumber|"
+                          # "which port", "what size", "what default width": a measure is a number.
                           r"(which|what)\s+([\w.\-]+\s+){0,2}?(ports?|sizes?|width|height|length|timeout|delay|"
                           r"interval|threshold|depth))\b", re.I)),
     # "When does X run?" asks for a time; "…even when no subcommand is given" does not.
@@ -118,9 +118,9 @@ _NOT_NOUNS = frozenset({"of", "in", "on", "at", "for", "to", "from", "with", "by
 
 # "When turning X into Y, what should …": a leading "when" clause sets the scene for the question that follows.
 _SCENE_WHEN = re.compile(r"^\s*when\b[^?]*?,\s*(?:\w+\s+){0,3}?(?:what|which|how|who|where|whose)\b", re.I)
-# Words between "how many" and the counted thing ("how many distinct kinds", "how many database pages").
-# Verbs that end the counted noun phrase ("how many files are kept", "how many ports get opened").
+# Verbs that end the counted noun phrase ("how many files are kept", "how many ports got opened").
 _VERBS_AFTER_COUNT = frozenset({"are", "were", "was", "be", "been", "gets", "got", "may", "must", "might", "need"})
+# Words between "how many" and the counted thing ("how many distinct kinds", "how many database pages").
 _COUNT_SKIP = frozenset({"of", "ways", "different", "distinct", "separate", "unique", "individual", "possible",
                          "common", "more", "other", "total", "kinds", "types", "sorts"})
 

@@ -153,7 +153,8 @@ def retrieve(query: QueryAnalysis, query_vector: np.ndarray, collection_ids: lis
     timings["fuse"] = _ms(started)
     # What the evidence must cover: the topic words; the word naming the answer's kind ("number") is answered
     # by the fact itself (the lexical search above still reads it).
-    asked = [lexeme for lexeme in lexemes if lexeme not in answer_type_lexemes(query.asks_for)] or lexemes
+    kind_words = answer_type_lexemes(query.asks_for)
+    asked = [lexeme for lexeme in lexemes if lexeme not in kind_words] or lexemes
     return Candidates(hits=hits, lexemes=asked, query_vector=query_vector, timings_ms=timings)
 
 

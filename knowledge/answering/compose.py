@@ -189,7 +189,7 @@ def _states(candidate: Candidate) -> bool:
 def _with_a_statement(chosen: list[Candidate], ranked: list[Candidate], how_to: bool) -> list[Candidate]:
     """An answer that is only a lead-in and its code ("For example: <code>") says nothing the question asked
     about; outside a how-to, the best unit that states something (nearly as good) comes with it, first."""
-    if how_to or any(_states(c) for c in chosen) or not ranked:
+    if how_to or any(_states(c) for c in chosen):
         return chosen
     for candidate in ranked:
         if candidate.score < fitted.COMPOSE["same_passage"] * ranked[0].score:

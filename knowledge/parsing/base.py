@@ -56,6 +56,10 @@ class ParsedDocument:
     metadata: dict = field(default_factory=dict)
 
 
+# Hyphens that only break a word at a line end (never the word's own): the soft hyphen, and U+2010 as groff
+# sets it at the right margin of a rendered man page.
+BREAK_HYPHENS = ("\u00ad", "\u2010")
+
 _SLUG_STRIP = re.compile(r"[^a-z0-9]+")
 
 

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import re
 
+from .base import BREAK_HYPHENS
+
 # A list item: a bullet glyph, "1." / "(2)" or "a)" / "(b)" followed by a space.
 _BULLET = re.compile(r"^\s*(?:[•◦▪‣∙·*\-–]|\(?\d{1,3}[.)]|\(?[a-z][.)])\s+")
 
@@ -23,9 +25,9 @@ def _join_lines(lines: list[str]) -> str:
             continue
         if not out or out.endswith("\n"):
             out += line
-        elif out.endswith(("\u00ad", "\x02", "\u2010")) or (out.endswith("-") and line[:1].islower()
-                                                           and out[-2:-1].isalpha()):
-            out = out.rstrip("\u00ad\x02\u2010-") + line  # undo hyphenation across a line break
+        elif out.endswith((*BREAK_HYPHENS, "\x02")) or (out.endswith("-") and line[:1].islower()
+                                                         and out[-2:-1].isalpha()):
+            out = out.rstrip("".join(BREAK_HYPHENS) + "\x02-") + line  # undo hyphenation across a line break
         elif _BULLET.match(line) or out[-1] in ".!?:;":
             out += "\n" + line
         else:

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import re
 
-from .base import Block, IngestionError, ParsedDocument, github_slug
+from .base import BREAK_HYPHENS, Block, IngestionError, ParsedDocument, github_slug
 
 __all__ = ["parse_plain_text", "unwrap"]
 
@@ -36,17 +36,13 @@ def _is_caps_heading(text: str) -> bool:
             and len(text.split()) <= 8 and not text.endswith((".", ",", ";")))
 
 
-# Hyphens that only break a word at a line end: groff's U+2010 in rendered man pages, the soft hyphen.
-_BREAK_HYPHENS = ("\u2010", "\u00ad")
-
-
 def unwrap(lines: list[str]) -> str:
     """Join hard-wrapped lines into one line; a word broken by a hyphen at the wrap is joined back."""
     out = ""
     for line in (line.strip() for line in lines):
         if not line:
             continue
-        if out.endswith(_BREAK_HYPHENS) and line[:1].isalpha():
+        if out.endswith(BREAK_HYPHENS) and line[:1].isalpha():
             out = out[:-1] + line  # "perfor‐" + "mance": groff's hyphenation break, not the word's hyphen
         elif out.endswith("-") and len(out) > 1 and out[-2].isalpha() and line[:1].isalpha():
             out += line  # "even-" + "horizontal": the hyphen was the word's own, or the wrap's
@@ -105,7 +101,8 @@ def _definition(lines: list[str]) -> tuple[str, str] | None:
     head, second = lines[0], lines[1]
     term = head.strip()
     # A first line broken inside a word ("syscall vari‐") runs on into the next: it is no term.
-    if _indent(second) >= _indent(head) + 3 and len(term) <= 60 and not term.endswith((".", ":", ",", *_BREAK_HYPHENS)):
+    if (_indent(second) >= _indent(head) + 3 and len(term) <= 60
+            and not term.endswith((".", ":", ",", *BREAK_HYPHENS))):
         return term, unwrap(lines[1:])
     return None
 

@@ -160,8 +160,10 @@ _BRACKETED_ALIASES = re.compile(rf"(?<![\w-])(?P<main>{_OPTION})\s*\((?P<alts>\s
 _JOINED_ALIASES = re.compile(r"(?<![\w-])(?P<main>-[A-Za-z0-9])(?P<alts>\s*[,/]\s*--[A-Za-z0-9][\w-]*)(?![\w-])")
 
 
-def _aliases(sentences: list[str]) -> tuple[list[str], dict[str, str]]:
-    """The sentences with bracketed alias lists left out, and each spelling's key -> the first spelling's key."""
+@lru_cache(maxsize=1024)
+def _aliases(sentences: tuple[str, ...]) -> tuple[tuple[str, ...], dict[str, str]]:
+    """The sentences with bracketed alias lists left out, and each spelling's key -> the first spelling's key.
+    Cached: every claim of an answer reads the same cited sentences (the mapping is read, never changed)."""
     alias: dict[str, str] = {}
 
     def find(k: str) -> str:
@@ -183,7 +185,7 @@ def _aliases(sentences: list[str]) -> tuple[list[str], dict[str, str]]:
         for m in _BRACKETED_ALIASES.finditer(sentence):
             record(m)
         cleaned.append(_BRACKETED_ALIASES.sub(lambda m: m.group("main"), sentence))
-    return cleaned, {k: find(k) for k in alias}
+    return tuple(cleaned), {k: find(k) for k in alias}
 
 
 def check_context(claim_text: str, sentences: list[str], window: int, margin: float,
@@ -191,7 +193,7 @@ def check_context(claim_text: str, sentences: list[str], window: int, margin: fl
     """Conflict when another entity's source context agrees with the words around a claim entity by at
     least `min_rival`, and by `margin` more than the entity's own source context (both as shares of the
     claim context's weight). A rival the claim also names counts only when the two changed places."""
-    sentences, alias = _aliases(sentences)
+    sentences, alias = _aliases(tuple(sentences))
     claim_seq = [alias.get(t, t) for t in sequence(claim_text)]
     entities = [k for k in dict.fromkeys(claim_seq) if k.startswith("@")]
     if not entities or not sentences:

@@ -33,7 +33,7 @@ _CLAUSE_WORDS = frozenset("and but or so because which while whereas although th
                           "otherwise except whether".split())
 # Words that open a clause which asserts nothing: "for whether the messages fit" asks what "that the messages
 # may not fit" states, so its negations are not compared.
-OPEN_QUESTION = frozenset({"whether"})
+_OPEN_QUESTION = frozenset({"whether"})
 # Words that start with a negative prefix but are not negations of the rest.
 _PREFIX_EXCEPTIONS = frozenset("unless until under understand understood unit units unique universal union "
                                "uninstall unicode uniform unify unified unix unlike".split())
@@ -146,19 +146,13 @@ def clause_of(toks: list[Token], i: int) -> tuple[int, int]:
     return start, end
 
 
-def opened_by(toks: list[Token], i: int) -> str:
-    """The word (or punctuation) that opens the clause around position i ("" at the start)."""
-    start, _ = clause_of(toks, i)
-    return toks[start - 1].surface if start > 0 else ""
-
-
 def stated(toks: list[Token]) -> list[Token]:
     """The tokens without the clauses that ask rather than state ("… or whether the messages fit")."""
     out: list[Token] = []
     asking = False
     for t in toks:
         if t.key == BOUNDARY:
-            asking = t.surface in OPEN_QUESTION
+            asking = t.surface in _OPEN_QUESTION
         if not asking:
             out.append(t)
     return out

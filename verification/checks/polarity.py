@@ -17,8 +17,8 @@ from __future__ import annotations
 import difflib
 from dataclasses import dataclass
 
-from .negation import (NEG, OPEN_QUESTION, Token, clause_of, clauses, opened_by, stated, clauses_read_whole, flips, lexically_negative, negated_head, reaching, sense,
-                       specific, text_of, tokens)
+from .negation import (NEG, Token, clause_of, clauses, clauses_read_whole, flips, lexically_negative, negated_head,
+                       reaching, sense, specific, stated, text_of, tokens)
 from .text import is_generic_stem
 
 
@@ -105,12 +105,6 @@ def _same_clause_parity(claim: list[Token], source: list[Token], edit: "_Edit") 
     return flips(claim[cs:ce]) % 2 == flips(source[ss:se]) % 2
 
 
-def _asks(toks: list[Token], span: tuple[int, int]) -> bool:
-    """The stretch sits in a clause that asks rather than states ("whether …")."""
-    inside = range(max(0, span[0] + 1), min(len(toks), span[1]))  # the edit and the anchor after it
-    return any(opened_by(toks, i) in OPEN_QUESTION for i in inside)
-
-
 def _elliptic(clause: list[Token]) -> bool:
     """A clause that ends on its negation ("options are documented, arguments are not"): it negates the
     predicate of the clause before it, so it may say what the other side negates in full."""
@@ -139,7 +133,6 @@ def _negated_elsewhere(clause: list[Token], others: list[list[Token]]) -> bool:
 def _scope_conflict(claim: list[Token], source: list[Token], min_context: int) -> str | None:
     """A clause negated on one side whose counterpart clause (same negated word, at least min_context
     other specific words in common) on the other side has no negation."""
-    claim, source = stated(claim), stated(source)
     for first, second, label in ((claim, source, "claim negates"), (source, claim, "source negates")):
         others = clauses(second)
         for clause in clauses(first):
@@ -193,8 +186,7 @@ def _clause_conflict(claim: list[Token], sources: list[list[Token]], min_share: 
     negation must bear on a word the other side says, and not be said there in another clause ("print
     the commands that would be executed, but do not execute them"); a sentence that names both poles
     ("grant or revoke") takes no side; when several source clauses tie, one that agrees is enough."""
-    claim_clauses = clauses_read_whole(stated(claim))
-    sources = [stated(src) for src in sources]
+    claim_clauses = clauses_read_whole(claim)
     rows = []  # (clause, its words, its sense, the clauses of its sentence, the poles that sentence names)
     for src in sources:
         siblings = clauses_read_whole(src)
@@ -241,13 +233,14 @@ def _disagreement(clause: list[Token], claim_clauses: list[list[Token]], row: tu
 def check_polarity(claim_text: str, sentences: list[str], min_shared: int, max_gap: int,
                    min_alignment: float = 1.1, min_context: int = 1, clause_share: float = 1.1) -> PolarityCheck:
     """Align the claim with its best-matching source sentences; a flipped negation or antonym there conflicts."""
-    claim = tokens(claim_text)
+    # A clause that asks ("… or whether the messages fit") asserts neither side: only what is stated is read.
+    claim = stated(tokens(claim_text))
     claim_keys = {t.key for t in claim if t.content}
     if not claim_keys or not sentences:
         return PolarityCheck("n/a", "nothing to align")
     ranked = []
     for sentence in sentences:
-        src = tokens(sentence)
+        src = stated(tokens(sentence))
         shared = len(claim_keys & {t.key for t in src if t.content})
         if shared >= min_shared:
             ranked.append((shared, sentence, src))
@@ -263,8 +256,6 @@ def check_polarity(claim_text: str, sentences: list[str], min_shared: int, max_g
             why = _conflict(edit)
             if why and why.startswith("negation") and _same_clause_parity(claim, src, edit):
                 why = None  # the negation moved within its clause ("likely to not" / "unlikely to")
-            if why and _asks(claim, edit.claim_span):
-                why = None  # "whether the messages fit": a question asserts neither side
             if why:
                 found.append((edit, why, sentence))
             else:

@@ -1,0 +1,98 @@
+"""How the checker reads real documentation passages: versions and counts, negations said in other words, an
+option's other spellings and synonyms. Each case is taken from a real manual (Sphinx, Celery, Flask, Click,
+xargs), reworded as an answer would be."""
+
+from __future__ import annotations
+
+from verification.checks import Source, verify_answer
+
+
+def test_a_version_at_the_end_of_a_sentence_is_one_version() -> None:
+    from verification.checks import extract_numbers
+
+    keys = [m.key for m in extract_numbers("It was raised to 30 minutes in 3.8.17. Then <1.2.0.")]
+    assert "v3.8.17" in keys and "v1.2.0" in keys and "3.8" not in keys
+
+
+def test_a_count_the_answer_backs_with_its_own_list_needs_no_source() -> None:
+    from verification.checks.numbers import enumeration_counts
+
+    source = Source(1, "By default the flags are ELLIPSIS, IGNORE_EXCEPTION_DETAIL and DONT_ACCEPT_TRUE_FOR_1.")
+    listed = ("By default three options are on [1]:\n- ELLIPSIS [1].\n- IGNORE_EXCEPTION_DETAIL [1].\n"
+              "- DONT_ACCEPT_TRUE_FOR_1 [1].")
+    assert verify_answer(listed, [source]).faithful
+    # The count must match the list: four is a changed number.
+    assert not verify_answer(listed.replace("three", "four"), [source]).faithful
+    assert enumeration_counts(["It sets A, B and C [1].", "Pick A and B [1]."]) == [frozenset({3}), frozenset()]
+
+
+def test_a_version_note_next_to_the_statement_backs_it() -> None:
+    # Sphinx's configuration reference: each option's "New in version" note is a sentence of its own.
+    source = Source(1, "nitpicky If true, Sphinx will warn about all references where the target cannot be found. "
+                       "Default is False. You can activate this mode temporarily using the -n command-line switch. "
+                       "New in version 1.0. nitpick_ignore A list of (type, target) tuples (by default empty) that "
+                       "should be ignored when generating warnings in \u201cnitpicky mode\u201d. Note that type should "
+                       "include the domain name if present. Example entries would be ('py:func', 'int') or "
+                       "('envvar', 'LD_LIBRARY_PATH'). New in version 1.1.", title="Configuration")
+    answer = ("Individual (type, target) pairs such as ('py:func', 'int') can be exempted through nitpick_ignore, "
+              "available since version 1.1 [1].")
+    assert verify_answer(answer, [source]).faithful
+    assert not verify_answer(answer.replace("1.1", "1.4"), [source]).faithful
+
+
+def test_an_inflected_synonym_folds_into_the_stem_of_its_canonical_word() -> None:
+    from verification.checks.text import stem
+
+    # "alters" loses its "s" before the synonym table is read; it must still meet "change" and "changes".
+    assert {stem(w) for w in ("alters", "alter", "modified", "change", "changes")} == {stem("change")}
+    assert stem("prohibits") == stem("forbid")
+
+
+def test_a_release_said_without_the_word_version_is_that_version() -> None:
+    from verification.checks import check_numbers
+
+    source = "autosummary_generate_overwrite: If true, existing files are overwritten. New in version 3.0."
+    assert check_numbers("It was added in 3.0", source).status == "pass"
+    assert check_numbers("It was added in 3.1", source).status != "pass"
+    # A version backs the release only: "3 days" is not "version 3.0".
+    assert check_numbers("It takes 3 days", "New in version 3.0.").status != "pass"
+
+
+def test_a_whether_clause_asks_and_negates_nothing() -> None:
+    # Celery's prefetch limit: "without regard for whether the messages fit" restates "not respecting that
+    # the messages may not fit"; the clause asks, so its missing "not" is no flipped statement.
+    source = Source(1, "If it is zero, the worker will keep consuming messages, not respecting that there may be "
+                       "other available worker nodes that may be able to process them sooner, or that the "
+                       "messages may not even fit in memory.")
+    answer = ("At zero the worker just keeps consuming messages, without regard for other worker nodes that could "
+              "process them sooner or for whether the messages even fit in memory [1].")
+    assert verify_answer(answer, [source]).faithful
+    # Stated outright, the same words do flip the source.
+    assert not verify_answer("At zero the worker keeps consuming messages, and the messages even fit in memory [1].",
+                             [source]).faithful
+
+
+def test_advice_against_a_thing_and_leaving_it_out_are_negations() -> None:
+    # Flask's configuration reference and Click's groups, reworded.
+    debug = Source(1, "This is set with the FLASK_DEBUG environment variable. Do not enable debug mode when "
+                      "deploying in production.")
+    assert verify_answer("It warns against enabling debug mode when deploying in production [1].", [debug]).faithful
+    assert not verify_answer("It recommends enabling debug mode when deploying in production [1].", [debug]).faithful
+    group = Source(1, "By default, a group is not invoked unless a subcommand is passed. In fact, not providing a "
+                      "command automatically passes --help by default.")
+    said = ("By default the group is not invoked unless a subcommand is passed, and leaving out the command "
+            "automatically passes --help [1].")
+    assert verify_answer(said, [group]).faithful
+    assert not verify_answer(said.replace("leaving out", "providing"), [group]).faithful
+
+
+def test_an_option_named_by_another_of_its_spellings_is_in_its_own_place() -> None:
+    # xargs(1): each long option carries its short spellings in brackets; an answer may use either.
+    source = Source(1, "The options --max-lines (-L, -l), --replace (-I, -i) and --max-args (-n) are mutually exclusive. "
+                       "If some of them are specified together, then xargs will generally use the option specified last.")
+    assert verify_answer("--max-lines, --replace and --max-args are mutually exclusive [1].", [source]).faithful
+    assert verify_answer("-L, -I and -n are mutually exclusive [1].", [source]).faithful
+    from verification.checks.context import _aliases
+
+    _, alias = _aliases(("-T, --no-toc: Do not create a table of contents file.", "use --a, --b and --c"))
+    assert alias == {"@--no-toc": "@-t"}  # a list of long options is no set of spellings
