@@ -96,3 +96,12 @@ def test_an_option_named_by_another_of_its_spellings_is_in_its_own_place() -> No
 
     _, alias = _aliases(("-T, --no-toc: Do not create a table of contents file.", "use --a, --b and --c"))
     assert alias == {"@--no-toc": "@-t"}  # a list of long options is no set of spellings
+
+
+def test_a_bracketed_range_in_the_source_is_content_not_a_citation() -> None:
+    # zstd(1): "[1-19]" is the range of levels, not a citation marker of the answer.
+    source = Source(1, "-#: selects # compression level [1-19] (default: 3)\n\n"
+                       "--ultra: unlocks high compression levels 20+ (maximum 22), using a lot more memory.")
+    answer = "zstd takes levels 1 to 19, 3 by default, and --ultra opens levels up to 22 [1]."
+    assert verify_answer(answer, [source]).faithful
+    assert not verify_answer(answer.replace("19,", "17,"), [source]).faithful

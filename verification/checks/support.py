@@ -7,7 +7,7 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from .claims import BULLET_RE, split_sentences, strip_markers
+from .claims import BULLET_RE, split_sentences
 from .identifiers import EMAIL_RE, URL_RE
 from .negation import NEGATION_CUES, cue_words, negative_prefix
 from textcore.words import specificity, words
@@ -48,8 +48,9 @@ class PassageIndex:
         sentences: list[str] = []
         scoped: list[str] = []
         lead = ""
+        # A source is the document's own text: a bracketed number there is content ("level [1-19]",
+        # "argv[1]"), never one of the answer's citation markers, so it is kept.
         for raw in split_sentences(source.text):
-            raw = strip_markers(raw)
             # List numbering ("2. The change must...") is layout, not content: drop it.
             text = BULLET_RE.sub("", raw, count=1)
             if not text:
