@@ -105,3 +105,17 @@ def test_a_bracketed_range_in_the_source_is_content_not_a_citation() -> None:
     answer = "zstd takes levels 1 to 19, 3 by default, and --ultra opens levels up to 22 [1]."
     assert verify_answer(answer, [source]).faithful
     assert not verify_answer(answer.replace("19,", "17,"), [source]).faithful
+
+
+def test_a_clause_is_compared_with_its_counterpart_in_any_cited_sentence() -> None:
+    # Flask's class-based views: the answer's "if you don't set decorators" is the source's last sentence, not
+    # the one that shares most of the answer's words ("Set View.decorators to a list of decorators to apply").
+    source = Source(1, "The view class itself is not the view function. View decorators need to be applied to the view "
+                       "function returned by as_view, not the class itself. Set View.decorators to a list of "
+                       "decorators to apply.\n\n    class UserList(View):\n        decorators = [cache(minutes=2), "
+                       "login_required]\n\n    app.add_url_rule('/users/', view_func=UserList.as_view())\n\nIf you didn\u2019t "
+                       "set decorators, you could apply them manually instead.")
+    answer = ("If you don't set decorators, you can apply them by hand to the result of as_view before passing it to "
+              "add_url_rule [1].")
+    assert verify_answer(answer, [source]).faithful
+    assert not verify_answer("The view class itself is the view function [1].", [source]).faithful

@@ -275,7 +275,7 @@ def check_polarity(claim_text: str, sentences: list[str], min_shared: int, max_g
             return PolarityCheck("conflict", f"{why} (aligned sentence shares {shared}/{len(claim_keys)} "
                                  "content words)", sentence)
     if clause_share <= 1.0:
-        why = _clause_conflict(claim, [src for _, _, src in ranked[:3]], clause_share)
+        why = _clause_conflict(claim, [src for _, _, src in ranked], clause_share)
         if why:
             return PolarityCheck("conflict", why, ranked[0][1])
     return PolarityCheck("pass", f"negations and antonyms agree with {len(ranked[:3])} aligned sentence(s)")
