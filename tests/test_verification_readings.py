@@ -119,3 +119,12 @@ def test_a_clause_is_compared_with_its_counterpart_in_any_cited_sentence() -> No
               "add_url_rule [1].")
     assert verify_answer(answer, [source]).faithful
     assert not verify_answer("The view class itself is the view function [1].", [source]).faithful
+
+
+def test_one_after_a_unit_word_is_a_pronoun_not_a_count() -> None:
+    from verification.checks import extract_numbers
+
+    # SQLite's DROP TABLE: "the one in aux" names a table; the "time" before it is not its unit.
+    said = "Running it again drops the one in main, and a third time the one in aux."
+    assert [m.key for m in extract_numbers(said)] == []
+    assert [m.key for m in extract_numbers("It retries one time.")] == ["1"]

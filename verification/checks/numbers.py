@@ -79,8 +79,8 @@ def _canon(raw: str, scale: str | None = None) -> str:
     return text
 
 
-def _unit_after(text: str, end: int, start: int) -> str | None:
-    """The role word of a number: the next noun-ish word, else the previous content word."""
+def _unit_after(text: str, end: int, start: int, before_too: bool = True) -> str | None:
+    """The role word of a number: the next noun-ish word, else (when `before_too`) the previous content word."""
     # The role word sits in the same phrase: stop at punctuation that ends it.
     after = re.findall(r"[A-Za-z]+", re.split(r"[,;:()\[\]—–.!?]", text[end : end + 40])[0])
     for w in after[:4]:
@@ -90,6 +90,8 @@ def _unit_after(text: str, end: int, start: int) -> str | None:
         if lw in STOPWORDS or lw in _WORD_NUMBERS:
             break
         return stem(lw)
+    if not before_too:
+        return None
     before = re.findall(r"[A-Za-z]+", re.split(r"[,;:()\[\]—–.!?]", text[max(0, start - 30) : start])[-1])
     for w in reversed(before[-2:]):
         if w.lower() not in STOPWORDS:
@@ -165,8 +167,9 @@ def _mentions(kind: str, m: re.Match[str], text: str) -> list[NumberMention] | N
     if kind == "word":
         first = m.group(1).lower()
         value = _WORD_NUMBERS[first] + (_WORD_NUMBERS[m.group(2).lower()] if m.group(2) else 0)
-        unit = _unit_after(text, m.end(), m.start())
-        # "one" is usually a pronoun ("one of the managers"); count it only before a unit.
+        # "one" is usually a pronoun ("one of the managers", "a third time the one in aux"); count it only
+        # before a unit.
+        unit = _unit_after(text, m.end(), m.start(), before_too=first != "one")
         if first == "one" and unit not in UNIT_NOUNS:
             return None
         return [NumberMention(raw, "number", str(value), frozenset(), unit)]
