@@ -58,8 +58,8 @@ def package_pins() -> dict[str, str]:
 
 def assign_splits(records: list[dict], test_share: int = 2, of: int = 4) -> None:
     """A fixed dev/test split by document: within each folder, documents ordered by a hash of their
-    path, every second one (test_share of every `of`) goes to test. Stratified so that every generator
-    is in both splits."""
+    path, the first test_share of every `of` go to test. Stratified by folder, so every folder of three or
+    more documents is in both splits; a folder of one or two documents (bash, go, nut) is test only."""
     by_folder: dict[str, list[dict]] = {}
     for record in records:
         by_folder.setdefault(record["path"].split("/", 1)[0], []).append(record)
