@@ -59,6 +59,15 @@ def test_exact_identifier_lookup(corpus_db):
     assert any(c.source.startswith("engineering/error-codes.md") for c in result.citations)
 
 
+def test_a_table_answer_gives_only_the_rows_asked_about(corpus_db):
+    # The corporate card's limits table has a row per card type; the question names one of them.
+    card = ask("What is the single transaction limit for a standard physical card?")
+    assert "$2,500" in card.answer and "Department head" not in card.answer, card.answer
+    # A row named by the number in its first cell ("Rating: 4"), though other rows share more words.
+    rating = ask("what does a rating of 4 mean in performance reviews?")
+    assert "Exceeds expectations" in rating.answer and "Rating: 1;" not in rating.answer, rating.answer
+
+
 def test_a_named_codes_section_answers_only_when_it_holds_the_asked_kind_of_fact():
     from knowledge.answering.evidence import identifier_lookup
 

@@ -170,11 +170,29 @@ def compose(candidates: list[Candidate], asks_for: list[str] | None = None) -> t
         if any(_overlaps(candidate, c) or _near_duplicate(candidate.text, c.text) for c in chosen):
             continue
         chosen.append(candidate)
-    chosen = _with_what_leads_introduce(_expand(chosen), candidates)
+    chosen = _with_what_leads_introduce(_asked_rows(_expand(chosen)), candidates)
     chosen += _asked_kind(chosen, quotable, asks_for or [], best)
     chosen.sort(key=lambda c: (c.passage.n != best.passage.n, c.passage.n, c.position))
     chosen = _without_repeats(chosen)
     return render(_fact_first(chosen, asks_for or [])), chosen
+
+
+def _asked_rows(chosen: list[Candidate]) -> list[Candidate]:
+    """Of the rows of one table, only those the question asks about: the rows whose first cell (what the
+    row is about: "Rating: 4", "Card type: Standard physical card") holds most of its words, else those that
+    hold most of its words anywhere ("meal per diem in New York"). Rows that match it equally ("my first
+    year" against rows by years of service) all stay."""
+    rows: dict[int, list[Candidate]] = {}
+    for candidate in chosen:
+        if candidate.unit.kind == "row":
+            rows.setdefault(candidate.passage.n, []).append(candidate)
+    drop: set[int] = set()
+    for table in rows.values():
+        def rank(c: Candidate) -> tuple[float, float]:
+            return round(c.features.get("row_key", 0.0), 6), round(c.coverage, 6)
+        best = max(rank(c) for c in table)
+        drop |= {id(c) for c in table if rank(c) < best}
+    return [c for c in chosen if id(c) not in drop]
 
 
 _STATEMENTS = ("sentence", "item", "row")

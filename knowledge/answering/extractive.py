@@ -113,7 +113,20 @@ def unit_features(candidate: Candidate, present: dict, terms: list[str], idf: di
         "howto_code": 1.0 if unit.kind == "code" and "procedure" in asks_for else 0.0,
         "length": min(words, 60) / 60,
         "pronoun_start": 1.0 if _PRONOUN_START.match(text) else 0.0,
+        # A table row's first cell names what the row is about ("Rating: 4", "Plan: Northwind PPO 1500"):
+        # the share of the question's terms it holds (read by compose, not by the unit model).
+        "row_key": _row_key(text, terms, idf) if unit.kind == "row" else 0.0,
     }
+
+
+def _row_key(row: str, terms: list[str], idf: dict[str, float]) -> float:
+    """idf share of the question's terms in a row's first cell ("Header: value; …" -> value)."""
+    first = row.split("; ", 1)[0]
+    value = first.split(": ", 1)[1] if ": " in first else first
+    words = re.findall(r"[a-z0-9]+", value.lower())
+    total = sum(idf.values()) or 1.0
+    held = [t for t in terms if any(w == t or (len(t) >= 4 and w.startswith(t[:5])) for w in words)]
+    return sum(idf[t] for t in held) / total
 
 
 def score_candidates(question_lexemes: list[str], passages: list[SourcePassage], stats: TermStats,
