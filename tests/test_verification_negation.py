@@ -38,6 +38,9 @@ def test_claim_names(text: str, names: list[str]) -> None:
 @pytest.mark.parametrize("text, names", [
     ("Using BSD-style options is fine.", ["BSD-style"]),
     ("Relatedly, Okta Verify works.", ["Okta Verify"]),
+    # A noun made from a word ("Atomicity", "Replication") starting a sentence is no name either.
+    ("Atomicity across all attached databases is guaranteed.", []),
+    ("Replication to Okta Verify is off.", ["Okta Verify"]),
 ])
 def test_a_capitalised_ordinary_word_does_not_start_a_name(text: str, names: list[str]) -> None:
     from verification.checks.names import claim_names

@@ -151,7 +151,7 @@ _WEEK_AND_MONTHS = frozenset("""monday tuesday wednesday thursday friday saturda
 # A sentence's first word is a name only when general English hardly knows it (zipf <= 3.2: "Okta", not
 # "Receipts"); see textcore.words.specificity.
 _RARE = 0.9
-_ORDINARY_SHAPE = re.compile(r"[a-z](?:ly|ing|ed)$")
+_ORDINARY_SHAPE = re.compile(r"[a-z](?:ly|ing|ed|ity|tion|sion|ness|ment)$")
 _NAME_WORD = re.compile(r"[A-Za-z][A-Za-z0-9&'\-]*")
 
 
