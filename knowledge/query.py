@@ -78,11 +78,21 @@ class QueryAnalysis:
         return " ".join(re.findall(r"[a-z0-9_\-]+", self.expanded.lower()))[:500]
 
 
+# Chat shorthand, spelled out so that it is read as the words it stands for ("w/ the json serializer", "quick q").
+_CHAT_WORDS = {"w/o": "without", "w/": "with", "b/c": "because", "bc": "because", "quick q": "quick question",
+               "pls": "please", "plz": "please", "thx": "thanks", "ty": "thanks", "u": "you", "ur": "your",
+               "btw": "", "fyi": "", "tbh": "", "imo": "", "afaik": "", "idk": "", "ppl": "people",
+               "smth": "something", "sth": "something", "abt": "about", "rn": "right now"}
+_CHAT = re.compile(r"(?<![\w/.-])(" + "|".join(re.escape(w) for w in sorted(_CHAT_WORDS, key=len, reverse=True))
+                   + r")(?![\w/.-])")  # lower case only: "Q" and "U" name keys and options
+
+
 def normalize(text: str) -> str:
-    """Drop Slack mentions/markup, unwrap links, fold whitespace."""
+    """Drop Slack mentions/markup, unwrap links, spell out chat shorthand, fold whitespace."""
     text = _SLACK_LINK.sub(lambda m: m.group(2) or m.group(1), text)
     text = _SLACK_MARKUP.sub(" ", text)
     text = text.replace("\u2019", "'").replace("\u201c", '"').replace("\u201d", '"')
+    text = _CHAT.sub(lambda m: _CHAT_WORDS[m.group(1)], text)
     return " ".join(text.split()).strip()
 
 

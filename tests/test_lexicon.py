@@ -62,3 +62,13 @@ def test_light_verbs_and_chat_words_are_not_what_a_question_asks_about():
     assert {"click", "show", "default", "help", "output"} <= set(lexemes)
     # When the asker's trouble happened is not what the passages must say.
     assert set(query_lexemes("lost my laptop this morning, or was it yesterday?")) == {"lost", "laptop"}
+
+
+def test_chat_shorthand_is_read_as_the_words_it_stands_for():
+    from knowledge.query import normalize
+
+    assert normalize("quick q: push blobs w/ the json serializer, pls") == \
+        "quick question: push blobs with the json serializer, please"
+    assert normalize("can u explain b/c ur docs say w/o a key") == "can you explain because your docs say without a key"
+    # Capitals and options are not shorthand: "Q" names a key, "-u" an option.
+    assert normalize("Press the Q key, then ls -u") == "Press the Q key, then ls -u"
