@@ -178,10 +178,24 @@ def is_casual(question: str) -> bool:
     return bool(_STARTS_LOWER.match(question) or _CASUAL.search(question))
 
 
+# Shorthand that people type and manuals spell out ("env var", "db", "max conns"): read as both, like a
+# glossary term (a company glossary given to `analyze` wins over it).
+SHORTHAND = {"env": "environment", "var": "variable", "vars": "variables", "db": "database", "dbs": "databases",
+             "dir": "directory", "dirs": "directories", "repo": "repository", "repos": "repositories",
+             "config": "configuration", "auth": "authentication", "dep": "dependency", "deps": "dependencies",
+             "pkg": "package", "pkgs": "packages", "msg": "message", "msgs": "messages", "arg": "argument",
+             "args": "arguments", "param": "parameter", "params": "parameters", "max": "maximum", "min": "minimum",
+             "num": "number", "perf": "performance", "prod": "production", "tmp": "temporary", "temp": "temporary",
+             "info": "information", "impl": "implementation", "lib": "library", "libs": "libraries",
+             "cmd": "command", "cmds": "commands", "func": "function", "attr": "attribute", "attrs": "attributes",
+             "val": "value", "vals": "values", "conn": "connection", "conns": "connections", "sec": "seconds",
+             "secs": "seconds"}
+
+
 def analyze(question: str, glossary: dict[str, str] | None = None) -> QueryAnalysis:
     """Normalise, expand and annotate a question."""
     normalized = normalize(question)
-    expanded, used = expand_abbreviations(expand_contractions(normalized), glossary or {})
+    expanded, used = expand_abbreviations(expand_contractions(normalized), {**SHORTHAND, **(glossary or {})})
     return QueryAnalysis(
         original=question,
         normalized=normalized,

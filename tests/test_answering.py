@@ -66,6 +66,10 @@ def test_a_table_answer_gives_only_the_rows_asked_about(corpus_db):
     # A row named by the number in its first cell ("Rating: 4"), though other rows share more words.
     rating = ask("what does a rating of 4 mean in performance reviews?")
     assert "Exceeds expectations" in rating.answer and "Rating: 1;" not in rating.answer, rating.answer
+    # A follow-up read with the question before it asks about two rows: both are given.
+    both = ask("What is the single transaction limit on a standard physical corporate card? and for a department "
+               "head card?")
+    assert "$2,500" in both.answer and "$10,000" in both.answer and "Virtual" not in both.answer, both.answer
 
 
 def test_a_named_codes_section_answers_only_when_it_holds_the_asked_kind_of_fact():

@@ -72,3 +72,14 @@ def test_chat_shorthand_is_read_as_the_words_it_stands_for():
     assert normalize("can u explain b/c ur docs say w/o a key") == "can you explain because your docs say without a key"
     # Capitals and options are not shorthand: "Q" names a key, "-u" an option.
     assert normalize("Press the Q key, then ls -u") == "Press the Q key, then ls -u"
+
+
+def test_shorthand_is_read_as_the_word_a_manual_spells_out():
+    from knowledge.query import analyze
+
+    query = analyze("which env var sets the max number of conns?")
+    assert query.expanded == ("which env (environment) var (variable) sets the max (maximum) number of conns "
+                              "(connections)?")
+    # An option's name is no shorthand, and a company glossary wins over the built-in one.
+    assert analyze("what does --max-args do").expansions == {}
+    assert analyze("is the db backed up", {"db": "Deskly booking"}).expansions == {"db": "Deskly booking"}

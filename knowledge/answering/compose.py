@@ -24,7 +24,7 @@ def _steps(best: Candidate, candidates: list[Candidate]) -> list[Candidate]:
     """For a how-to question: the list the best unit belongs to (or leads into) in order, from its lead-in;
     else the best passage's units read on from the best one."""
     if best.unit.kind == "window":
-        best = Candidate(best.passage, best.unit.parts[0], best.score, best.coverage, best.features)
+        best = dataclasses.replace(best, unit=best.unit.parts[0])
     same = sorted((c for c in candidates if c.passage.n == best.passage.n and c.unit.kind != "window"),
                   key=lambda c: c.position)
     run = _list_of(best, same)
@@ -177,21 +177,33 @@ def compose(candidates: list[Candidate], asks_for: list[str] | None = None) -> t
     return render(_fact_first(chosen, asks_for or [])), chosen
 
 
+# A row whose first cell holds at least this share of the best row's distinctive question words is asked
+# about too ("the standard physical card? and for a department head card?").
+_ROW_KEY_SHARE = 0.5
+
+
 def _asked_rows(chosen: list[Candidate]) -> list[Candidate]:
-    """Of the rows of one table, only those the question asks about: the rows whose first cell (what the
-    row is about: "Rating: 4", "Card type: Standard physical card") holds most of its words, else those that
-    hold most of its words anywhere ("meal per diem in New York"). Rows that match it equally ("my first
-    year" against rows by years of service) all stay."""
+    """Of the rows of one table, only those the question asks about. A row's first cell names what the row
+    is about ("Rating: 4", "Card type: Standard physical card"); the question's words found in some first
+    cells but not all ("4", "standard physical", not "card") pick the rows whose first cell holds them (at
+    least half as much as the best row does). Without such words, the rows that hold most of the question's
+    words anywhere ("meal per diem in New York"); rows that match equally all stay."""
     rows: dict[int, list[Candidate]] = {}
     for candidate in chosen:
         if candidate.unit.kind == "row":
             rows.setdefault(candidate.passage.n, []).append(candidate)
     drop: set[int] = set()
     for table in rows.values():
-        def rank(c: Candidate) -> tuple[float, float]:
-            return round(c.features.get("row_key", 0.0), 6), round(c.coverage, 6)
-        best = max(rank(c) for c in table)
-        drop |= {id(c) for c in table if rank(c) < best}
+        if len(table) < 2:
+            continue
+        everywhere = set.intersection(*(set(c.row_key) for c in table))
+        keys = {id(c): sum(w for t, w in c.row_key.items() if t not in everywhere) for c in table}
+        best_key = max(keys.values())
+        if best_key > 0:
+            drop |= {id(c) for c in table if keys[id(c)] < _ROW_KEY_SHARE * best_key}
+            continue
+        best = max(round(c.coverage, 6) for c in table)
+        drop |= {id(c) for c in table if round(c.coverage, 6) < best}
     return [c for c in chosen if id(c) not in drop]
 
 
@@ -288,7 +300,7 @@ def _expand(chosen: list[Candidate]) -> list[Candidate]:
         parts = candidate.unit.parts or (candidate.unit,)
         for unit in parts:
             if not any(o.passage.n == candidate.passage.n and o.position == unit.position for o in out):
-                out.append(Candidate(candidate.passage, unit, candidate.score, candidate.coverage, candidate.features))
+                out.append(dataclasses.replace(candidate, unit=unit))
     return out
 
 
@@ -332,7 +344,7 @@ def _named_subject(candidate: Candidate, said: str) -> Candidate:
     if not subject or subject.lower() in f"{said} {candidate.text}".lower():
         return candidate
     unit = dataclasses.replace(candidate.unit, text=f"{subject}: {candidate.text}")
-    return Candidate(candidate.passage, unit, candidate.score, candidate.coverage, candidate.features)
+    return dataclasses.replace(candidate, unit=unit)
 
 
 def render(chosen: list[Candidate]) -> str:
@@ -346,8 +358,8 @@ def render(chosen: list[Candidate]) -> str:
         term = candidate.unit.term
         if term and term == previous_term and candidate.text.startswith(f"{term}: "):
             # The same definition's next sentence: its term was just said.
-            candidate = Candidate(candidate.passage, dataclasses.replace(candidate.unit, text=candidate.text[len(term) + 2:]),
-                                  candidate.score, candidate.coverage, candidate.features)
+            candidate = dataclasses.replace(candidate, unit=dataclasses.replace(candidate.unit,
+                                                                             text=candidate.text[len(term) + 2:]))
         previous_term = term
         if kind == "code":
             parts.append("\n```\n" + textwrap.dedent(candidate.text).strip("\n") + "\n```\n")

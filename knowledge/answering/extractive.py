@@ -37,6 +37,8 @@ class Candidate:
     score: float = 0.0
     coverage: float = 0.0
     features: dict = field(default_factory=dict)
+    # For a table row: the question's terms its first cell holds, with their idf (read by compose).
+    row_key: dict = field(default_factory=dict)
 
     @property
     def text(self) -> str:
@@ -113,20 +115,16 @@ def unit_features(candidate: Candidate, present: dict, terms: list[str], idf: di
         "howto_code": 1.0 if unit.kind == "code" and "procedure" in asks_for else 0.0,
         "length": min(words, 60) / 60,
         "pronoun_start": 1.0 if _PRONOUN_START.match(text) else 0.0,
-        # A table row's first cell names what the row is about ("Rating: 4", "Plan: Northwind PPO 1500"):
-        # the share of the question's terms it holds (read by compose, not by the unit model).
-        "row_key": _row_key(text, terms, idf) if unit.kind == "row" else 0.0,
     }
 
 
-def _row_key(row: str, terms: list[str], idf: dict[str, float]) -> float:
-    """idf share of the question's terms in a row's first cell ("Header: value; …" -> value)."""
+def row_key_terms(row: str, terms: list[str]) -> frozenset[str]:
+    """The question's terms in a table row's first cell, which names what the row is about ("Rating: 4",
+    "Plan: Northwind PPO 1500"; "Header: value; …" -> value)."""
     first = row.split("; ", 1)[0]
     value = first.split(": ", 1)[1] if ": " in first else first
     words = re.findall(r"[a-z0-9]+", value.lower())
-    total = sum(idf.values()) or 1.0
-    held = [t for t in terms if any(w == t or (len(t) >= 4 and w.startswith(t[:5])) for w in words)]
-    return sum(idf[t] for t in held) / total
+    return frozenset(t for t in terms if any(w == t or (len(t) >= 4 and w.startswith(t[:5])) for w in words))
 
 
 def score_candidates(question_lexemes: list[str], passages: list[SourcePassage], stats: TermStats,
@@ -143,6 +141,8 @@ def score_candidates(question_lexemes: list[str], passages: list[SourcePassage],
     for candidate, present in zip(candidates, lexemes):
         candidate.features = unit_features(candidate, present, terms, idf, asks_for, wanted_ids)
         candidate.coverage = candidate.features["coverage"]
+        if candidate.unit.kind == "row":
+            candidate.row_key = {t: idf[t] for t in row_key_terms(candidate.text, terms)}
     # How a unit compares with the best of this question's units: a unit is chosen against the others,
     # and what is a high coverage for one question is a low one for another.
     for name in ("coverage", "focus_coverage"):
