@@ -82,7 +82,10 @@ class QueryAnalysis:
 _CHAT_WORDS = {"w/o": "without", "w/": "with", "b/c": "because", "bc": "because", "quick q": "quick question",
                "pls": "please", "plz": "please", "thx": "thanks", "ty": "thanks", "u": "you", "ur": "your",
                "btw": "", "fyi": "", "tbh": "", "imo": "", "afaik": "", "idk": "", "ppl": "people",
-               "smth": "something", "sth": "something", "abt": "about", "rn": "right now"}
+               "smth": "something", "sth": "something", "abt": "about", "rn": "right now", "dont": "don't",
+               "doesnt": "doesn't", "didnt": "didn't", "isnt": "isn't", "arent": "aren't", "wasnt": "wasn't",
+               "havent": "haven't", "hasnt": "hasn't", "couldnt": "couldn't", "shouldnt": "shouldn't",
+               "wouldnt": "wouldn't", "thats": "that's", "whats": "what's", "theres": "there's", "youre": "you're"}
 _CHAT = re.compile(r"(?<![\w/.-])(" + "|".join(re.escape(w) for w in sorted(_CHAT_WORDS, key=len, reverse=True))
                    + r")(?![\w/.-])")  # lower case only: "Q" and "U" name keys and options
 

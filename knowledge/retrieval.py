@@ -9,7 +9,7 @@ import numpy as np
 from django.conf import settings
 from django.db import connection, transaction
 
-from knowledge.lexicon import query_lexemes, term_stats
+from knowledge.lexicon import TermStats, query_lexemes, term_stats
 from knowledge.query import QueryAnalysis, answer_type_lexemes
 
 RRF_K = 60
@@ -112,12 +112,45 @@ def identifier_search(identifiers: list[str], collection_ids: list[int], limit: 
         return [(row[0], float(row[1])) for row in cursor.fetchall()]
 
 
+# A misspelled word ("conections", "seperate") is a lexeme no chunk holds, one edit away from one many do.
+# Short words, names and English words are left alone: "pnpm" is not a typo of "npm", nor "abroad" of "broad".
+RESPELL_MIN_LENGTH = 6
+RESPELL_MIN_DF = 5
+_LETTERS = "abcdefghijklmnopqrstuvwxyz"
+
+
+def _english(word: str) -> bool:
+    """An everyday English word ("abroad"): a word the collections lack, not a misspelling of one they have."""
+    from wordfreq import zipf_frequency
+
+    return zipf_frequency(word, "en") >= 2.5
+
+
+def respelled(lexemes: list[str], stats: TermStats, identifiers: list[str] = ()) -> list[str]:
+    """The lexemes with each one the collections never use replaced by the most used lexeme one edit away
+    (a letter dropped, added, changed or two swapped), when there is one."""
+    named = {i.lower() for i in identifiers}
+    out = []
+    for lexeme in lexemes:
+        if (stats.df.get(lexeme, 0) or len(lexeme) < RESPELL_MIN_LENGTH or not lexeme.isalpha()
+                or any(lexeme in n for n in named) or _english(lexeme)):
+            out.append(lexeme)
+            continue
+        splits = [(lexeme[:i], lexeme[i:]) for i in range(len(lexeme) + 1)]
+        edits = {a + b[1:] for a, b in splits if b} | {a + b[1] + b[0] + b[2:] for a, b in splits if len(b) > 1}
+        edits |= {a + c + b[1:] for a, b in splits if b for c in _LETTERS} | {a + c + b for a, b in splits
+                                                                             for c in _LETTERS}
+        best = max(edits, key=lambda e: stats.df.get(e, 0))
+        out.append(best if stats.df.get(best, 0) >= RESPELL_MIN_DF else lexeme)
+    return out
+
+
 def retrieve(query: QueryAnalysis, query_vector: np.ndarray, collection_ids: list[int], *,
              limit: int = 40) -> Candidates:
     """Run the three retrievers and fuse their rankings with reciprocal rank fusion."""
     timings: dict[str, float] = {}
     started = time.perf_counter()
-    lexemes = query_lexemes(query.expanded)
+    lexemes = respelled(query_lexemes(query.expanded), term_stats(collection_ids), query.identifiers)
     timings["lexemes"] = _ms(started)
 
     started = time.perf_counter()

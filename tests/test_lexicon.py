@@ -83,3 +83,19 @@ def test_shorthand_is_read_as_the_word_a_manual_spells_out():
     # An option's name is no shorthand, and a company glossary wins over the built-in one.
     assert analyze("what does --max-args do").expansions == {}
     assert analyze("is the db backed up", {"db": "Deskly booking"}).expansions == {"db": "Deskly booking"}
+
+
+def test_a_misspelled_word_is_read_as_the_word_the_collections_use():
+    from knowledge.lexicon import TermStats
+    from knowledge.retrieval import respelled
+
+    stats = TermStats(total=1000, avg_length=50.0, df={"connect": 40, "compress": 12, "broad": 30, "npm": 300})
+    assert respelled(["conect", "compres", "npm"], stats) == ["connect", "compress", "npm"]
+    # An English word the collections lack, a short name and a named identifier stay as they are.
+    assert respelled(["abroad", "pnpm", "connectx"], stats, ["connectx"]) == ["abroad", "pnpm", "connectx"]
+
+
+def test_chat_contractions_without_an_apostrophe_are_read_as_negations():
+    from knowledge.query import analyze
+
+    assert analyze("it doesnt seem to work, whats wrong").expanded == "it does not seem to work, what is wrong"
