@@ -79,7 +79,8 @@ class QueryAnalysis:
 
 
 # Chat shorthand, spelled out so that it is read as the words it stands for ("w/ the json serializer", "quick q").
-_CHAT_WORDS = {"w/o": "without", "w/": "with", "b/c": "because", "bc": "because", "quick q": "quick question",
+# Not "bc": it is also the calculator.
+_CHAT_WORDS = {"w/o": "without", "w/": "with", "b/c": "because", "quick q": "quick question",
                "pls": "please", "plz": "please", "thx": "thanks", "ty": "thanks", "u": "you", "ur": "your",
                "btw": "", "fyi": "", "tbh": "", "imo": "", "afaik": "", "idk": "", "ppl": "people",
                "smth": "something", "sth": "something", "abt": "about", "rn": "right now", "dont": "don't",
@@ -182,12 +183,12 @@ def is_casual(question: str) -> bool:
 
 
 # Shorthand that people type and manuals spell out ("env var", "db", "max conns"): read as both, like a
-# glossary term (a company glossary given to `analyze` wins over it).
+# glossary term (a company glossary given to `analyze` wins over it). Not "min": "5 min" is minutes.
 SHORTHAND = {"env": "environment", "var": "variable", "vars": "variables", "db": "database", "dbs": "databases",
              "dir": "directory", "dirs": "directories", "repo": "repository", "repos": "repositories",
              "config": "configuration", "auth": "authentication", "dep": "dependency", "deps": "dependencies",
              "pkg": "package", "pkgs": "packages", "msg": "message", "msgs": "messages", "arg": "argument",
-             "args": "arguments", "param": "parameter", "params": "parameters", "max": "maximum", "min": "minimum",
+             "args": "arguments", "param": "parameter", "params": "parameters", "max": "maximum",
              "num": "number", "perf": "performance", "prod": "production", "tmp": "temporary", "temp": "temporary",
              "info": "information", "impl": "implementation", "lib": "library", "libs": "libraries",
              "cmd": "command", "cmds": "commands", "func": "function", "attr": "attribute", "attrs": "attributes",
