@@ -46,11 +46,11 @@ GRID = {
     "lexical": [0.6, 0.65, 0.7, 0.75],
     "lexical_anchored": [0.4, 0.45, 0.5],
     "polarity_alignment": [0.5, 0.7, 1.1],  # 1.1: reworded claims never compared by negation scope
-    "polarity_context": [1, 2],
+    "polarity_context": [1, 2, 3],
     "polarity_clause_share": [0.6, 0.7, 0.8, 0.9, 1.1],  # 1.1: clauses never compared on their own
     "context_window": [2, 3, 4],
-    "context_margin": [0.2, 0.3, 0.4, 0.5],
-    "context_min_rival": [0.3, 0.4, 0.5, 0.6],
+    "context_margin": [0.1, 0.2, 0.3, 0.4, 0.5, 0.6],
+    "context_min_rival": [0.2, 0.3, 0.4, 0.5, 0.6, 0.7],
 }
 MAX_PASSES = 3
 # The cut-offs only the embedding route reads (MiniLM deciding what the lexical checks leave open, as the
