@@ -78,15 +78,13 @@ class QueryAnalysis:
         return " ".join(re.findall(r"[a-z0-9_\-]+", self.expanded.lower()))[:500]
 
 
-# Chat shorthand, spelled out so that it is read as the words it stands for ("w/ the json serializer", "quick q").
-# Not "bc": it is also the calculator.
+# Chat shorthand, spelled out so that it is read as the words it stands for ("w/ the json serializer", "quick q");
+# contractions typed without an apostrophe ("doesnt", "whats") are expand_contractions' job. Not "bc": it is
+# also the calculator.
 _CHAT_WORDS = {"w/o": "without", "w/": "with", "b/c": "because", "quick q": "quick question",
                "pls": "please", "plz": "please", "thx": "thanks", "ty": "thanks", "u": "you", "ur": "your",
                "btw": "", "fyi": "", "tbh": "", "imo": "", "afaik": "", "idk": "", "ppl": "people",
-               "smth": "something", "sth": "something", "abt": "about", "rn": "right now", "dont": "don't",
-               "doesnt": "doesn't", "didnt": "didn't", "isnt": "isn't", "arent": "aren't", "wasnt": "wasn't",
-               "havent": "haven't", "hasnt": "hasn't", "couldnt": "couldn't", "shouldnt": "shouldn't",
-               "wouldnt": "wouldn't", "thats": "that's", "whats": "what's", "theres": "there's", "youre": "you're"}
+               "smth": "something", "sth": "something", "abt": "about", "rn": "right now", "youre": "you're"}
 _CHAT = re.compile(r"(?<![\w/.-])(" + "|".join(re.escape(w) for w in sorted(_CHAT_WORDS, key=len, reverse=True))
                    + r")(?![\w/.-])")  # lower case only: "Q" and "U" name keys and options
 

@@ -99,3 +99,5 @@ def test_chat_contractions_without_an_apostrophe_are_read_as_negations():
     from knowledge.query import analyze
 
     assert analyze("it doesnt seem to work, whats wrong").expanded == "it does not seem to work, what is wrong"
+    # "cant" and "wont" are words of their own ("a cant", "as is his wont"): left as typed.
+    assert analyze("i dont know, it wont say").expanded == "i do not know, it wont say"

@@ -35,19 +35,22 @@ WORD_NUMBERS = {
 _SPECIAL_NOT = re.compile(r"\b(ca|wo|sha)n['’]t\b", re.I)
 _NOT = re.compile(r"\b(\w+)n['’]t\b", re.I)
 _CLITIC = re.compile(r"\b(\w+)['’](re|ve|ll|d|m)\b", re.I)
+# The same negations typed in chat without the apostrophe ("doesnt", "dont"); "cant" and "wont" are words.
+_BARE_NOT = re.compile(r"\b(do|does|did|is|are|was|were|have|has|had|could|should|would)nt\b", re.I)
 # "'s" is "is" only after these words (elsewhere it is mostly a possessive: "Flask's config"); "whats",
 # "thats", "theres" are the same words typed in chat without the apostrophe.
 _IS = re.compile(r"\b(?:(it|he|she)['’]s|(that|what|there|here|where|who|how)['’]?s)\b", re.I)
 
 
 def expand_contractions(text: str) -> str:
-    """English contractions written out ("doesn't" → "does not", "what's"/"whats" → "what is", "we've" →
+    """English contractions written out ("doesn't"/"doesnt" → "does not", "what's"/"whats" → "what is", "we've" →
     "we have"), so a search never looks for the fragments "doesn" or "isn" (which no stemmer or stop-word
     list knows) and a negation stays a word of its own. Possessives are left alone."""
     specials = {"ca": "can", "wo": "will", "sha": "shall"}
     clitics = {"re": "are", "ve": "have", "ll": "will", "d": "would", "m": "am"}
     text = _SPECIAL_NOT.sub(lambda m: f"{specials[m.group(1).lower()]} not", text)
     text = _NOT.sub(lambda m: f"{m.group(1)} not", text)
+    text = _BARE_NOT.sub(lambda m: f"{m.group(1)} not", text)
     text = _CLITIC.sub(lambda m: f"{m.group(1)} {clitics[m.group(2).lower()]}", text)
     return _IS.sub(lambda m: f"{m.group(1) or m.group(2)} is", text)
 
