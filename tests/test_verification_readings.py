@@ -128,3 +128,17 @@ def test_one_after_a_unit_word_is_a_pronoun_not_a_count() -> None:
     said = "Running it again drops the one in main, and a third time the one in aux."
     assert [m.key for m in extract_numbers(said)] == []
     assert [m.key for m in extract_numbers("It retries one time.")] == ["1"]
+
+
+def test_a_count_after_the_or_those_points_back_and_is_not_a_fact_to_back() -> None:
+    from verification.checks import extract_numbers
+
+    # GIMP's Curves dialog: the source says "both ends", the answer "the two end points".
+    source = Source(1, "To delete all points (apart from both ends that can't be deleted), click the Reset Channel "
+                       "button. To delete only one point, move it beyond any adjacent point horizontally.")
+    answer = "The Reset Channel button clears all the points in one go, but the two end points are never deleted [1]."
+    assert verify_answer(answer, [source]).faithful
+    assert [m.key for m in extract_numbers("So -D is the same as passing it for those three lints.")] == []
+    # A count with a unit stays a quantity; a count without a determiner stays a count.
+    assert [m.key for m in extract_numbers("It lasts the two weeks after hiring.")] == ["2"]
+    assert [m.key for m in extract_numbers("There are two approaches.")] == ["2"]

@@ -30,6 +30,7 @@ _MONTH_STEMS = frozenset(stem(m) for m in _MONTHS) | frozenset(stem(m[:3]) for m
 _UNIT_SKIP = frozenset("""business working calendar consecutive full paid unpaid additional extra more
     total of the a an whole entire fully further straight rolling""".split())
 
+_ANAPHORIC = re.compile(r"\b(?:the|these|those|its|their|both)\s+$", re.IGNORECASE)
 _NUM = r"\d{1,3}(?:,\d{3})+(?:\.\d+)?|\d+(?:\.\d+)?"
 _WORDNUM = "|".join(sorted(_WORD_NUMBERS, key=len, reverse=True))
 _PATTERNS: list[tuple[str, re.Pattern[str]]] = [
@@ -171,6 +172,11 @@ def _mentions(kind: str, m: re.Match[str], text: str) -> list[NumberMention] | N
         # before a unit.
         unit = _unit_after(text, m.end(), m.start(), before_too=first != "one")
         if first == "one" and unit not in UNIT_NOUNS:
+            return None
+        # "the two end points", "those three lints", "both": a count after a definite determiner points back
+        # at things already named, it does not state how many there are; a unit keeps it a quantity
+        # ("the two weeks").
+        if unit not in UNIT_NOUNS and _ANAPHORIC.search(text[max(0, m.start() - 12):m.start()]):
             return None
         return [NumberMention(raw, "number", str(value), frozenset(), unit)]
     if kind == "month":
