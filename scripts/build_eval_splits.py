@@ -5,9 +5,10 @@
 
 Reads fixtures/eval/real/questions/*.jsonl and the manifest; writes dev.jsonl, test.jsonl and
 test-subset.jsonl (the test questions whose documents are all in the `make test` subset) next to
-them. A question's split is that of its expected documents (or its near miss's topic document); an
-out-of-scope question is placed by a hash of its id. A question whose documents sit in both splits
-is dropped with a warning (it would leak one into the other).
+them. A question's split is that of its expected documents (or its near miss's topic document, and the
+documents found to answer it after all, `answered_in`); an out-of-scope question is placed by a hash
+of its id. A question whose documents sit in both splits is dropped with a warning (it would leak one
+into the other).
 """
 
 from __future__ import annotations
@@ -26,6 +27,9 @@ def split_of(item: dict, splits: dict[str, str]) -> str | None:
         docs = {item["topic_source"].split("#", 1)[0]}
     if not docs:
         return "test" if int(hashlib.sha1(item["id"].encode()).hexdigest(), 16) % 2 else "dev"
+    # A near miss written from one document may be answered by another one (`answered_in`): it belongs to
+    # both documents' splits, so one in the other split leaves it out, as a question spanning both would be.
+    docs |= {source.split("#", 1)[0] for source in item.get("answered_in") or []}
     found = {splits.get(doc) for doc in docs}
     if None in found:
         raise SystemExit(f"{item['id']}: unknown document in {sorted(docs)}")
