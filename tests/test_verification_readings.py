@@ -142,3 +142,18 @@ def test_a_count_after_the_or_those_points_back_and_is_not_a_fact_to_back() -> N
     # A count with a unit stays a quantity; a count without a determiner stays a count.
     assert [m.key for m in extract_numbers("It lasts the two weeks after hiring.")] == ["2"]
     assert [m.key for m in extract_numbers("There are two approaches.")] == ["2"]
+
+
+def test_a_capitalised_plural_starting_a_sentence_is_an_ordinary_word() -> None:
+    from textcore.identifiers import names
+
+    # Flask's configuration reference: "Browsers" opens the definition; as rare as its plural reads, the
+    # singular "browser" is everyday English, so it is no name that "True" could have taken the place of.
+    source = Source(1, "SESSION_COOKIE_HTTPONLY: Browsers will not allow JavaScript access to cookies marked as "
+                       "“HTTP only” for security.\nDefault: True\n\nSESSION_COOKIE_SECURE: Browsers will only send "
+                       "cookies with requests over HTTPS if the cookie is marked “secure”.\nDefault: False")
+    answer = "SESSION_COOKIE_HTTPONLY defaults to True, while SESSION_COOKIE_SECURE defaults to False [1]."
+    assert verify_answer(answer, [source]).faithful
+    assert "Browsers" not in names("SESSION_COOKIE_HTTPONLY: Browsers will not allow it.")
+    assert names("Okta Verify sends a push.") == ["Okta Verify"]
+    assert names("Then the Celery worker retries.") == ["Celery"]

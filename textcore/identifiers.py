@@ -160,6 +160,15 @@ def _capitalised(word: str) -> bool:
     return word[0].isupper() and not word.isupper() and low not in _NOT_NAMES and low not in _WEEK_AND_MONTHS
 
 
+def _rare(word: str) -> bool:
+    """Not everyday English, read as its singular too: "Browsers" is as ordinary as "browser", whose
+    frequency says so better than the plural's does."""
+    from .words import specificity
+
+    forms = [word] + ([word[:-1]] if len(word) > 4 and word.endswith("s") and not word.endswith("ss") else [])
+    return min(specificity(w) for w in forms) >= _RARE
+
+
 def names(text: str) -> list[str]:
     """Proper names: runs of capitalised words, each run one name ("Okta Verify", "People Operations").
 
@@ -186,7 +195,7 @@ def _names(text: str) -> tuple[str, ...]:
         if run_at_start and len(run) > 1 and _ORDINARY_SHAPE.search(run[0]):
             del run[0]
         lone_ordinary = run_at_start and len(run) == 1 and bool(_ORDINARY_SHAPE.search(run[0]))
-        if run and not lone_ordinary and (not run_at_start or len(run) > 1 or specificity(run[0]) >= _RARE):
+        if run and not lone_ordinary and (not run_at_start or len(run) > 1 or _rare(run[0])):
             name = " ".join(run)
             if len(name) > 2:
                 found.append(name)
