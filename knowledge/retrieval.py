@@ -11,6 +11,7 @@ from django.db import connection, transaction
 
 from knowledge.lexicon import TermStats, query_lexemes, term_stats
 from knowledge.query import QueryAnalysis, answer_type_lexemes
+from textcore.words import zipf
 
 RRF_K = 60
 # Lexical and identifier evidence is weighted above dense: on documentation, exact terms are the
@@ -121,9 +122,7 @@ _LETTERS = "abcdefghijklmnopqrstuvwxyz"
 
 def _english(word: str) -> bool:
     """An everyday English word ("abroad"): a word the collections lack, not a misspelling of one they have."""
-    from wordfreq import zipf_frequency
-
-    return zipf_frequency(word, "en") >= 2.5
+    return zipf(word) >= 2.5
 
 
 def respelled(lexemes: list[str], stats: TermStats, identifiers: list[str] = ()) -> list[str]:

@@ -147,12 +147,16 @@ def test_a_count_after_the_or_those_points_back_and_is_not_a_fact_to_back() -> N
 def test_a_capitalised_plural_starting_a_sentence_is_an_ordinary_word() -> None:
     from textcore.identifiers import names
 
-    # Flask's configuration reference: "Browsers" opens the definition; as rare as its plural reads, the
+    # Flask's configuration reference: "Browsers" opens two definitions; as rare as its plural reads, the
     # singular "browser" is everyday English, so it is no name that "True" could have taken the place of.
-    source = Source(1, "SESSION_COOKIE_HTTPONLY: Browsers will not allow JavaScript access to cookies marked as "
-                       "“HTTP only” for security.\nDefault: True\n\nSESSION_COOKIE_SECURE: Browsers will only send "
-                       "cookies with requests over HTTPS if the cookie is marked “secure”.\nDefault: False")
-    answer = "SESSION_COOKIE_HTTPONLY defaults to True, while SESSION_COOKIE_SECURE defaults to False [1]."
+    source = Source(1, "SESSION_COOKIE_NAME: The name of the session cookie. Can be changed in case you already "
+                       "have a cookie with the same name.\nDefault: 'session'\n\nSESSION_COOKIE_HTTPONLY: Browsers "
+                       "will not allow JavaScript access to cookies marked as “HTTP only” for security.\nDefault: "
+                       "True\n\nSESSION_COOKIE_SECURE: Browsers will only send cookies with requests over HTTPS if "
+                       "the cookie is marked “secure”. The application must be served over HTTPS for this to make "
+                       "sense.\nDefault: False")
+    answer = ("SESSION_COOKIE_NAME defaults to 'session' [1]. SESSION_COOKIE_HTTPONLY defaults to True, while "
+              "SESSION_COOKIE_SECURE defaults to False [1].")
     assert verify_answer(answer, [source]).faithful
     assert "Browsers" not in names("SESSION_COOKIE_HTTPONLY: Browsers will not allow it.")
     assert names("Okta Verify sends a push.") == ["Okta Verify"]

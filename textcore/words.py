@@ -80,7 +80,12 @@ _SPECIFIC_ZIPF = 3.0
 def specificity(word: str) -> float:
     """0 for everyday English words ("stuff", "give"), 1 for rare or technical ones ("timeout"), by their
     frequency in general English (the wordfreq package's data, installed with it; nothing is fetched)."""
+    return max(0.0, min(1.0, (_GENERIC_ZIPF - zipf(word)) / (_GENERIC_ZIPF - _SPECIFIC_ZIPF)))
+
+
+def zipf(word: str) -> float:
+    """How common a word is in general English: its Zipf frequency (0 unknown, about 7 for "the"), from the
+    wordfreq package's installed data."""
     from wordfreq import zipf_frequency
 
-    zipf = zipf_frequency(word.lower(), "en")
-    return max(0.0, min(1.0, (_GENERIC_ZIPF - zipf) / (_GENERIC_ZIPF - _SPECIFIC_ZIPF)))
+    return zipf_frequency(word.lower(), "en")
