@@ -1,6 +1,6 @@
 """Weights and cut-offs of the answer path, fitted on dev question sets only.
 
-Written by scripts/fit_answering.py on 2026-11-28 from 1078 dev questions:
+Written by scripts/fit_answering.py on 2026-11-28 from 1220 dev questions:
     fixtures/eval/real/dev.jsonl:Evaluation corpus
     fixtures/eval/questions.jsonl:General
 Do not edit by hand: change the features or the data and fit again (see the script's docstring).
@@ -10,6 +10,6 @@ RERANK = {'bias': -7.4006, 'coverage': 1.6836, 'bm25': 2.4484, 'heading': 2.1896
 UNIT = {'bias': -4.76, 'code': 0.5697, 'coverage': 0.3078, 'coverage_rel': 0.8362, 'default_match': 0.9521, 'first_in_section': -0.0969, 'focus_coverage': 1.461, 'focus_coverage_rel': 0.1965, 'heading_coverage': 0.9644, 'howto_action': 0.7452, 'howto_code': 0.2979, 'identifier_match': -0.1279, 'item': -0.1218, 'lead': -0.0638, 'length': -0.2895, 'name_match': 0.7206, 'names_code': -0.0515, 'number_match': 1.3781, 'passage_score': 2.1916, 'passage_top': 0.5104, 'position': 0.1098, 'pronoun_start': -0.1512, 'quotable': 0.2822, 'row': 0.3663, 'term_coverage': 1.013, 'window': 0.0236}
 UNIT_DENSE = {'bias': -2.1312, 'code': 0.1981, 'coverage': 0.2067, 'coverage_rel': 0.2032, 'default_match': -0.1399, 'first_in_section': -0.05, 'focus_coverage': 0.5054, 'focus_coverage_rel': 0.354, 'heading_coverage': 0.0523, 'howto_action': 0.3687, 'howto_code': 0.1448, 'identifier_match': -0.0613, 'item': -0.0251, 'lead': -0.1372, 'length': 0.1802, 'name_match': 0.2398, 'names_code': 0.0527, 'number_match': -0.29, 'passage_score': -0.3852, 'passage_top': 0.4894, 'position': -0.1394, 'pronoun_start': -0.18, 'quotable': 0.015, 'row': -0.2566, 'term_coverage': 0.0003, 'window': 0.1266, 'unit_dense': 1.1298, 'dense_gap': -0.642, 'lexical_logit': 0.5671}
 COMPOSE = {'same_passage': 0.3, 'other_passage': 0.4, 'min_coverage': 0.0, 'max_units': 4}
-REFUSAL = {'bias': -3.0111, 'best_unit_dense': 0.8087, 'top_score': 1.3631, 'coverage': 0.5504, 'answer_coverage': 0.4345, 'focus_coverage': 0.1071, 'best_unit': 1.5771, 'missing_idf': -0.6394, 'missing_unseen': 0.5111, 'missing_identifier': -0.463, 'fact_missing': -2.6455, 'dense_top': 1.444, 'question_terms': 1.0184, 'missing_specific': -0.526, 'missing_specific_count': -0.2336, 'missing_generic_count': -0.2247, 'identifier_on_top': -0.011, 'casual': 0.7916}
+REFUSAL = {'bias': -2.9991, 'best_unit_dense': 0.7767, 'top_score': 1.2095, 'coverage': 0.5547, 'answer_coverage': 0.4532, 'focus_coverage': 0.1505, 'best_unit': 1.5101, 'missing_idf': -0.623, 'missing_unseen': 0.4919, 'missing_identifier': -0.5422, 'fact_missing': -2.6242, 'dense_top': 1.5483, 'question_terms': 1.0351, 'missing_specific': -0.3815, 'missing_specific_count': -0.4673, 'missing_generic_count': -0.2805, 'identifier_on_top': -0.0809, 'casual': 0.831}
 REFUSE_BELOW = 0.56
-CONFIDENCE = {'bias': -1.3004, 'strength': 1.3252, 'best_unit': 1.2394, 'verification': -0.054, 'fact_missing': -0.3424, 'focus_coverage': 0.1809, 'top_score': -0.055, 'answer_coverage': 0.9773}
+CONFIDENCE = {'bias': -1.5142, 'strength': 1.1918, 'best_unit': 1.2843, 'verification': 0.1098, 'fact_missing': -0.3136, 'focus_coverage': 0.2013, 'top_score': -0.1322, 'answer_coverage': 1.1736}

@@ -8,16 +8,21 @@ Output: fixtures/eval/real/verify/{dev,test}.jsonl in the `verify-answers` case 
 `faithful`, `corruption`, `doc`, `base` (the faithful case it came from) and `target` (the corrupted
 sentence, markers stripped, so claim-level fitting knows which claim is wrong).
 
+The test split is written once and then kept: which entities, numbers and words a case can have planted
+depends on the text core's reading (textcore.identifiers), so a rebuild after a change there would plant other
+errors into test answers and the test figures would stop being comparable. `--rebuild-test` rewrites it.
+
 Every faithful answer is kept; each corruption type is planted (scripts/evalcorpus/plants.py) into the answers where it applies, and
 at most CAP_PER_TYPE cases of a type are kept per split (chosen by a hash of the id, not by the
 checker). Distractor passages for wrong citations come from another document of the same split.
 Deterministic: the same inputs give byte-identical files.
 
-Run: python scripts/build_verify_cases.py
+Run: python scripts/build_verify_cases.py [--rebuild-test]
 """
 
 from __future__ import annotations
 
+import argparse
 import json
 import re
 import sys
@@ -118,6 +123,10 @@ def with_titles(faithful: list[Case], corpus: Path) -> None:
 
 
 def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--rebuild-test", action="store_true",
+                        help="also rewrite verify/test.jsonl (by default the test split stays as it is)")
+    args = parser.parse_args()
     faithful = [json.loads(line) for path in sorted(OUT.glob("faithful-*.jsonl"))
                 for line in path.read_text().splitlines() if line.strip()]
     from evalcorpus.manifest import ensure_corpus
@@ -126,6 +135,9 @@ def main() -> int:
     split_of = {f["path"]: f["split"] for f in json.loads((HERE / "manifest.json").read_text())["files"]}
     for split, cases in build(faithful, split_of).items():
         path = OUT / f"{split}.jsonl"
+        if split == "test" and path.exists() and not args.rebuild_test:
+            print(f"{path.relative_to(ROOT)}: kept as it is (--rebuild-test rewrites it)")
+            continue
         path.write_text("".join(json.dumps(c, ensure_ascii=False) + "\n" for c in cases))
         counts: dict[str, int] = {}
         for c in cases:

@@ -161,3 +161,34 @@ def test_a_capitalised_plural_starting_a_sentence_is_an_ordinary_word() -> None:
     assert "Browsers" not in names("SESSION_COOKIE_HTTPONLY: Browsers will not allow it.")
     assert names("Okta Verify sends a push.") == ["Okta Verify"]
     assert names("Then the Celery worker retries.") == ["Celery"]
+
+
+def test_a_number_hyphened_to_its_unit_is_a_quantity() -> None:
+    # "45-degree" is the number 45 with its unit, checked as a number, not a code to find verbatim.
+    source = Source(1, "Holding Shift while dragging snaps the guide to 45 degrees increments.")
+    answer = "Hold Shift while you drag and the guide snaps in 45-degree increments [1]."
+    assert verify_answer(answer, [source]).faithful
+    assert not verify_answer(answer.replace("45-degree", "30-degree"), [source]).faithful
+
+
+def test_a_negative_prefixed_word_said_twice_negates_once() -> None:
+    source = Source(1, "To learn how the scheduler handles unassigned tasks, see the unassigned tasks page.")
+    answer = "The unassigned tasks page explains how the scheduler handles unassigned tasks [1]."
+    assert verify_answer(answer, [source]).faithful
+    assert not verify_answer(answer.replace("unassigned", "assigned"), [source]).faithful
+
+
+def test_a_negation_in_a_lead_ins_condition_does_not_reach_its_items() -> None:
+    # "When no cache is configured:" says when the items hold; they are not negated by it.
+    source = Source(1, "When no cache is configured:\n\n- Requests go straight to the backend.\n"
+                       "- Responses are kept in memory for one request.")
+    answer = "If you haven't set up a cache, requests go straight to the backend [1]."
+    assert verify_answer(answer, [source]).faithful
+    assert not verify_answer(answer.replace("requests go", "requests never go"), [source]).faithful
+
+
+def test_a_code_described_with_a_hyphened_word_is_that_code() -> None:
+    source = Source(1, "Attachments are sent as Base32 text, which is about 60% larger than the raw bytes.")
+    answer = "Attachments go out Base32-encoded, so they are about 60% larger than the raw bytes [1]."
+    assert verify_answer(answer, [source]).faithful
+    assert not verify_answer(answer.replace("Base32", "Base64"), [source]).faithful

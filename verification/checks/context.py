@@ -16,8 +16,8 @@ from collections import Counter
 from dataclasses import dataclass
 from functools import lru_cache
 
-from textcore.identifiers import identifiers, names
-from textcore.words import WORD_RE
+from textcore.identifiers import DESCRIBED, EVERYDAY, identifiers, names
+from textcore.words import WORD_RE, zipf
 
 from .text import is_content, is_generic_stem, stem
 
@@ -94,6 +94,12 @@ def _around(seq: list[str], i: int, window: int) -> dict[str, float]:
 
 def _agreement(claim_ctx: dict[str, float], src_ctx: dict[str, float], idf: dict[str, float]) -> float:
     return sum(w * src_ctx[t] * idf.get(t, 1.0) for t, w in claim_ctx.items() if t in src_ctx)
+
+
+def described(k: str) -> str:
+    """The key of the code a described code names ("@base64-encoded" -> "@base64"), else the key itself."""
+    m = DESCRIBED.fullmatch(k[1:])
+    return "@" + m.group(1) if m and zipf(m.group(2)) >= EVERYDAY else k
 
 
 def _kind(k: str) -> str:
@@ -228,6 +234,8 @@ def check_context(claim_text: str, sentences: list[str], window: int, margin: fl
                 break
             if rival in places and places[rival].of(ent) <= places[rival].of(rival):
                 continue  # the claim names the rival too, in its own place: not an exchange
+            if rival not in places and any(described(e) == rival for e in entities):
+                continue  # the claim names the rival, described ("Base64-encoded"): nothing took its place
             return ContextCheck("conflict", f"{ent[1:]!r} stands where the source has {rival[1:]!r} "
                                 f"(context agreement {own / place.total:.2f} vs {best / place.total:.2f})",
                                 sentences[where])

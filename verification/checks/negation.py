@@ -130,8 +130,11 @@ def cue_words(text: str) -> list[str]:
 
 
 def flips(clause: list[Token]) -> int:
-    """Negations and negating words in a stretch of tokens."""
-    return sum(1 for t in clause if t.key == NEG or (t.content and t.key in IMPLICIT_NEGATIONS))
+    """Negations and negating words in a stretch of tokens. A negative-prefixed word negates itself, so
+    saying it twice is one negation ("see the unpublish policies on how npm treats unpublish")."""
+    prefixed = {t.surface for t in clause if t.key == NEG and t.surface not in NEGATION_CUES}
+    return len(prefixed) + sum(1 for t in clause if (t.key == NEG and t.surface in NEGATION_CUES)
+                               or (t.content and t.key in IMPLICIT_NEGATIONS))
 
 
 

@@ -61,7 +61,7 @@ class PassageIndex:
             scoped.append(f"{lead} {text}" if bullet and lead else text)
             colon = [m.start() for m in re.finditer(r":(?:\s|$)", text)]
             if colon:
-                lead = " ".join(cue_words(text[: colon[-1]]))
+                lead = " ".join(cue_words(_CONDITION.sub(" ", text[: colon[-1]])))
             elif not bullet:
                 lead = ""
         if not sentences:
@@ -69,6 +69,11 @@ class PassageIndex:
         stems = [_stems(s) for s in sentences]
         title = frozenset(_stems(source.title)) if source.title else frozenset()
         return cls(source, sentences, stems, {x for st in stems for x in st} | title, scoped, title)
+
+
+# A lead-in's condition ("When not set explicitly:", "If the flag is not given, …:") says when its items hold;
+# its negation does not pass on to them.
+_CONDITION = re.compile(r"(?:^|(?<=[.;]\s))\s*(?:when|whenever|if|unless|once|while|where)\b[^,;]*(?:,|$)", re.I)
 
 
 @dataclass(frozen=True)
