@@ -192,3 +192,14 @@ def test_a_code_described_with_a_hyphened_word_is_that_code() -> None:
     answer = "Attachments go out Base32-encoded, so they are about 60% larger than the raw bytes [1]."
     assert verify_answer(answer, [source]).faithful
     assert not verify_answer(answer.replace("Base32", "Base64"), [source]).faithful
+
+
+def test_only_when_is_not_unless() -> None:
+    # "only when P" says "not unless P", and "only once P" says "not until P".
+    fan = Source(1, "When cooling is enabled, the fan spins only when the sensor reads above 40 degrees.")
+    answer = "With cooling on, the fan won't spin unless the sensor reads above 40 degrees [1]."
+    assert verify_answer(answer, [fan]).faithful
+    assert not verify_answer(answer.replace("won't spin", "will spin"), [fan]).faithful
+    summary = Source(1, "No summary is written until the job has finished.")
+    assert verify_answer("A summary is written only once the job has finished [1].", [summary]).faithful
+    assert not verify_answer("A summary is written once the job has finished [1].", [summary]).faithful

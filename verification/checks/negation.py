@@ -45,6 +45,7 @@ IMPLICIT_NEGATIONS = frozenset(stem(w) for w in "missing lack lacks lacking abse
 # Advice against a thing negates it ("the documentation warns against enabling debug mode").
 _AGAINST = re.compile(r"\b(warn|warns|warned|warning|advise|advises|advised|recommend|recommends|recommended|"
                       r"caution|cautions|cautioned|decide|decides|decided)\s+against\b")
+_ONLY_WHEN = re.compile(r"\bonly (?:when|whenever|while|if|once|after)\b")
 # Leaving a thing out is not giving it ("leaving out the command" / "not providing a command").
 _LEAVE_OUT = re.compile(r"\b(?:leave|leaves|leaving|left)\s+out\b")
 
@@ -93,6 +94,9 @@ def _tokens(text: str) -> tuple[Token, ...]:
     text = _LEAVE_OUT.sub("omit", text)
     # "will not be able to remove" negates "remove" as "cannot remove" does.
     text = re.sub(r"\b(?:be|being|been) able to\b", " ", text)
+    # "only when it moves" says "not unless it moves" ("paints only when it moves" / "won't paint unless it's
+    # moving"; "takes the lock only once the cache spills" / "takes no lock until the cache spills").
+    text = _ONLY_WHEN.sub("not unless", text)
     # "neither A nor B" negates once: the "nor" only joins the second item.
     text = re.sub(r"\b(neither\b[^.;:]*?)\bnor\b", r"\1 or", text)
     out: list[Token] = []
