@@ -203,3 +203,11 @@ def test_only_when_is_not_unless() -> None:
     summary = Source(1, "No summary is written until the job has finished.")
     assert verify_answer("A summary is written only once the job has finished [1].", [summary]).faithful
     assert not verify_answer("A summary is written once the job has finished [1].", [summary]).faithful
+
+
+def test_a_conjunct_with_its_own_subordinate_clause_keeps_its_own_polarity() -> None:
+    # "and the upload job finishes when …" has a verb of its own: the negation before "and" stays in its clause.
+    source = Source(1, "The archiver does not compress the files. The upload job finishes when the last part is stored.")
+    answer = "The archiver doesn't compress the files, and the upload job finishes when the last part is stored [1]."
+    assert verify_answer(answer, [source]).faithful
+    assert not verify_answer(answer.replace("job finishes", "job never finishes"), [source]).faithful

@@ -181,6 +181,7 @@ def clauses(toks: list[Token]) -> list[list[Token]]:
 # It opens with a determiner and has no verb of its own that a tokenizer can see (no auxiliary).
 _CONJUNCT_MAX_WORDS = 3
 _COORDINATORS = frozenset({"or", "and", "nor"})
+_SUBORDINATORS = frozenset("when if unless because since while whereas although though".split())
 _DETERMINERS = frozenset("a an the any its their his her other another".split())
 _AUXILIARIES = frozenset("is are was were be been being has have had do does did can could will would shall "
                          "should may might must".split())
@@ -204,6 +205,9 @@ def clauses_read_whole(toks: list[Token]) -> list[list[Token]]:
     for i in range(1, len(out)):
         conjunct = out[i]
         content = [t for t in conjunct if t.content]
+        # A conjunct a subordinate clause hangs on has a verb of its own ("and the command exits when …").
+        if i + 1 < len(joins) and joins[i + 1] in _SUBORDINATORS:
+            continue
         if (joins[i] in _COORDINATORS and len(content) <= _CONJUNCT_MAX_WORDS and flips(conjunct) == 0
                 and conjunct[0].surface in _DETERMINERS and not any(t.surface in _AUXILIARIES for t in conjunct)
                 and flips(out[i - 1]) % 2 == 1):
