@@ -18,7 +18,7 @@ import pytest
 from django.db import connection
 from pgvector.psycopg import register_vector
 
-from knowledge.chunking import split_sentences
+from textcore.sentences import split_sentences
 from knowledge.embedding import get_embedder
 from tests.bench.synthetic import mixtures, noisy
 
