@@ -16,7 +16,10 @@ import re
 from functools import lru_cache
 from dataclasses import dataclass
 
-__all__ = ["Identifier", "identifiers", "names", "code_terms", "code_spans", "URL_RE", "EMAIL_RE", "is_code"]
+from textcore.words import zipf
+
+__all__ = ["Identifier", "identifiers", "names", "code_terms", "code_spans", "URL_RE", "EMAIL_RE", "is_code",
+           "described_code"]
 
 URL_RE = re.compile(r"(?:https?://|www\.)[^\s<>()\[\]\"'|`]+", re.I)
 EMAIL_RE = re.compile(r"\b[\w.+-]+@[\w-]+(?:\.[\w-]+)+\b")
@@ -33,8 +36,8 @@ _QUOTE_RES = (
 _UNIT_SUFFIXES = frozenset("st nd rd th am pm k m gb mb kb tb gib mib kib h hr hrs min mins s d x bn ms px em".split())
 # A code with an everyday word hyphened on ("Base64-encoded", "UTF-8-based"): the code, described. The word is
 # everyday English from this Zipf frequency on ("encoded" 3.4, "based" 4.9).
-DESCRIBED = re.compile(r"(.*[A-Za-z0-9_])-([a-z]{4,})")
-EVERYDAY = 3.0
+_DESCRIBED = re.compile(r"(.*[A-Za-z0-9_])-([a-z]{4,})")
+_EVERYDAY = 3.0
 _DOTTED_NOT_CODE = frozenset({"e.g", "i.e", "a.m", "p.m", "u.s", "u.k", "vs", "etc", "n.b"})
 _STOP_CAPS = frozenset("""A AN AND ARE AS AT BE BY FOR IF IN IS IT NO NOT OF ON OR THE TO YES YOU WITH ALL ANY
     NOTE TIP WARNING IMPORTANT CAUTION OK I II III IV V VI""".split())
@@ -79,6 +82,12 @@ def is_code(token: str) -> bool:
     if re.search(r"\d", bare):
         return True
     return bool(re.fullmatch(r"[a-z]+[A-Z][A-Za-z]*", bare) or re.fullmatch(r"[A-Z][a-z]+[A-Z][A-Za-z]*", bare))
+
+
+def described_code(token: str) -> str | None:
+    """The code a described code names ("Base64-encoded" -> "Base64", "UTF-8-based" -> "UTF-8"), else None."""
+    m = _DESCRIBED.fullmatch(token)
+    return m.group(1) if m and zipf(m.group(2)) >= _EVERYDAY else None
 
 
 def _masked(text: str) -> str:

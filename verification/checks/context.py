@@ -16,8 +16,8 @@ from collections import Counter
 from dataclasses import dataclass
 from functools import lru_cache
 
-from textcore.identifiers import DESCRIBED, EVERYDAY, identifiers, names
-from textcore.words import WORD_RE, zipf
+from textcore.identifiers import described_code, identifiers, names
+from textcore.words import WORD_RE
 
 from .text import is_content, is_generic_stem, stem
 
@@ -98,8 +98,8 @@ def _agreement(claim_ctx: dict[str, float], src_ctx: dict[str, float], idf: dict
 
 def described(k: str) -> str:
     """The key of the code a described code names ("@base64-encoded" -> "@base64"), else the key itself."""
-    m = DESCRIBED.fullmatch(k[1:])
-    return "@" + m.group(1) if m and zipf(m.group(2)) >= EVERYDAY else k
+    code = described_code(k[1:])
+    return "@" + code if code else k
 
 
 def _kind(k: str) -> str:

@@ -5,8 +5,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from textcore.identifiers import DESCRIBED, EMAIL_RE, EVERYDAY, URL_RE, Identifier, code_spans, identifiers
-from textcore.words import zipf
+from textcore.identifiers import EMAIL_RE, URL_RE, Identifier, code_spans, described_code, identifiers
 
 __all__ = ["EMAIL_RE", "URL_RE", "Identifier", "IdentifierCheck", "appears", "check_identifiers", "code_spans",
            "extract_identifiers"]
@@ -45,9 +44,8 @@ def appears(ident: Identifier, passage: str) -> bool:
             if re.search(rf"(?<![A-Za-z0-9_]){re.escape(general)}(?![A-Za-z0-9_])", hay, flags):
                 return True
     # A code with an everyday word hyphened on ("Base64-encoded", "UTF-8-based") is that code, described.
-    described = DESCRIBED.fullmatch(needle)
-    if described and zipf(described.group(2)) >= EVERYDAY and appears(
-            Identifier(described.group(1), ident.kind, ident.case_sensitive), passage):
+    code = described_code(needle)
+    if code and appears(Identifier(code, ident.kind, ident.case_sensitive), passage):
         return True
     # Lost spaces glue a word to a dot-file name ("to.gitignore", "the.dump"), in the claim as in the
     # passage: a lower-case word before the first dot is read as a separate word.
@@ -56,7 +54,6 @@ def appears(ident: Identifier, passage: str) -> bool:
 
 
 _GLUED = re.compile(r"[a-z]+(?:-[a-z]+)*\.([A-Za-z][\w.-]*)")
-
 
 
 def _shape(token: str) -> str:
