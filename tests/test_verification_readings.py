@@ -4,6 +4,8 @@ xargs), reworded as an answer would be."""
 
 from __future__ import annotations
 
+import pytest
+
 from verification.checks import Source, verify_answer
 
 
@@ -163,51 +165,45 @@ def test_a_capitalised_plural_starting_a_sentence_is_an_ordinary_word() -> None:
     assert names("Then the Celery worker retries.") == ["Celery"]
 
 
-def test_a_number_hyphened_to_its_unit_is_a_quantity() -> None:
+# Each reading: a passage, a faithful reworded answer the reading lets pass, and a corrupted one still caught.
+READINGS = {
     # "45-degree" is the number 45 with its unit, checked as a number, not a code to find verbatim.
-    source = Source(1, "Holding Shift while dragging snaps the guide to 45 degrees increments.")
-    answer = "Hold Shift while you drag and the guide snaps in 45-degree increments [1]."
-    assert verify_answer(answer, [source]).faithful
-    assert not verify_answer(answer.replace("45-degree", "30-degree"), [source]).faithful
-
-
-def test_a_negative_prefixed_word_said_twice_negates_once() -> None:
-    source = Source(1, "To learn how the scheduler handles unassigned tasks, see the unassigned tasks page.")
-    answer = "The unassigned tasks page explains how the scheduler handles unassigned tasks [1]."
-    assert verify_answer(answer, [source]).faithful
-    assert not verify_answer(answer.replace("unassigned", "assigned"), [source]).faithful
-
-
-def test_a_negation_in_a_lead_ins_condition_does_not_reach_its_items() -> None:
+    "a number hyphened to its unit is a quantity": (
+        "Holding Shift while dragging snaps the guide to 45 degrees increments.",
+        "Hold Shift while you drag and the guide snaps in 45-degree increments [1].", ("45-degree", "30-degree")),
+    "a negative-prefixed word said twice negates once": (
+        "To learn how the scheduler handles unassigned tasks, see the unassigned tasks page.",
+        "The unassigned tasks page explains how the scheduler handles unassigned tasks [1].",
+        ("unassigned", "assigned")),
     # "When no cache is configured:" says when the items hold; they are not negated by it.
-    source = Source(1, "When no cache is configured:\n\n- Requests go straight to the backend.\n"
-                       "- Responses are kept in memory for one request.")
-    answer = "If you haven't set up a cache, requests go straight to the backend [1]."
-    assert verify_answer(answer, [source]).faithful
-    assert not verify_answer(answer.replace("requests go", "requests never go"), [source]).faithful
-
-
-def test_a_code_described_with_a_hyphened_word_is_that_code() -> None:
-    source = Source(1, "Attachments are sent as Base32 text, which is about 60% larger than the raw bytes.")
-    answer = "Attachments go out Base32-encoded, so they are about 60% larger than the raw bytes [1]."
-    assert verify_answer(answer, [source]).faithful
-    assert not verify_answer(answer.replace("Base32", "Base64"), [source]).faithful
-
-
-def test_only_when_is_not_unless() -> None:
+    "a negation in a lead-in's condition does not reach its items": (
+        "When no cache is configured:\n\n- Requests go straight to the backend.\n"
+        "- Responses are kept in memory for one request.",
+        "If you haven't set up a cache, requests go straight to the backend [1].",
+        ("requests go", "requests never go")),
+    "a code described with a hyphened word is that code": (
+        "Attachments are sent as Base32 text, which is about 60% larger than the raw bytes.",
+        "Attachments go out Base32-encoded, so they are about 60% larger than the raw bytes [1].",
+        ("Base32", "Base64")),
     # "only when P" says "not unless P", and "only once P" says "not until P".
-    fan = Source(1, "When cooling is enabled, the fan spins only when the sensor reads above 40 degrees.")
-    answer = "With cooling on, the fan won't spin unless the sensor reads above 40 degrees [1]."
-    assert verify_answer(answer, [fan]).faithful
-    assert not verify_answer(answer.replace("won't spin", "will spin"), [fan]).faithful
-    summary = Source(1, "No summary is written until the job has finished.")
-    assert verify_answer("A summary is written only once the job has finished [1].", [summary]).faithful
-    assert not verify_answer("A summary is written once the job has finished [1].", [summary]).faithful
-
-
-def test_a_conjunct_with_its_own_subordinate_clause_keeps_its_own_polarity() -> None:
+    "only when is not unless": (
+        "When cooling is enabled, the fan spins only when the sensor reads above 40 degrees.",
+        "With cooling on, the fan won't spin unless the sensor reads above 40 degrees [1].",
+        ("won't spin", "will spin")),
+    "only once is not until": (
+        "No summary is written until the job has finished.",
+        "A summary is written only once the job has finished [1].", ("only once", "once")),
     # "and the upload job finishes when …" has a verb of its own: the negation before "and" stays in its clause.
-    source = Source(1, "The archiver does not compress the files. The upload job finishes when the last part is stored.")
-    answer = "The archiver doesn't compress the files, and the upload job finishes when the last part is stored [1]."
+    "a conjunct with its own subordinate clause keeps its own polarity": (
+        "The archiver does not compress the files. The upload job finishes when the last part is stored.",
+        "The archiver doesn't compress the files, and the upload job finishes when the last part is stored [1].",
+        ("job finishes", "job never finishes")),
+}
+
+
+@pytest.mark.parametrize("reading", list(READINGS))
+def test_a_reading_passes_the_faithful_answer_and_still_catches_the_corrupted_one(reading: str) -> None:
+    passage, answer, (said, corrupted) = READINGS[reading]
+    source = Source(1, passage)
     assert verify_answer(answer, [source]).faithful
-    assert not verify_answer(answer.replace("job finishes", "job never finishes"), [source]).faithful
+    assert not verify_answer(answer.replace(said, corrupted), [source]).faithful

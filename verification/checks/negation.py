@@ -28,9 +28,10 @@ _NOT_NEGATIONS = re.compile(
     r"not (?:later|earlier|more|less|fewer) than|no matter)\b", re.I)
 _TOKEN = re.compile(r"[a-z0-9][a-z0-9'_-]*|[,;:()]|\.(?=\s|$)")
 BOUNDARY = "|"
-# Words that start a new clause: a negation does not reach past them.
-_CLAUSE_WORDS = frozenset("and but or so because which while whereas although though unless if when since "
-                          "otherwise except whether".split())
+# Words that open a subordinate clause, and all the words that start a new clause: a negation does not reach
+# past them.
+_SUBORDINATORS = frozenset("when if unless because since while whereas although though".split())
+_CLAUSE_WORDS = _SUBORDINATORS | frozenset("and but or so which otherwise except whether".split())
 # Words that open a clause which asserts nothing: "for whether the messages fit" asks what "that the messages
 # may not fit" states, so its negations are not compared.
 _OPEN_QUESTION = frozenset({"whether"})
@@ -181,7 +182,6 @@ def clauses(toks: list[Token]) -> list[list[Token]]:
 # It opens with a determiner and has no verb of its own that a tokenizer can see (no auxiliary).
 _CONJUNCT_MAX_WORDS = 3
 _COORDINATORS = frozenset({"or", "and", "nor"})
-_SUBORDINATORS = frozenset("when if unless because since while whereas although though".split())
 _DETERMINERS = frozenset("a an the any its their his her other another".split())
 _AUXILIARIES = frozenset("is are was were be been being has have had do does did can could will would shall "
                          "should may might must".split())
