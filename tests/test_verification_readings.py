@@ -198,6 +198,41 @@ READINGS = {
         "The archiver does not compress the files. The upload job finishes when the last part is stored.",
         "The archiver doesn't compress the files, and the upload job finishes when the last part is stored [1].",
         ("job finishes", "job never finishes")),
+    # "your" opens a noun phrase as "the" does: the object after "or" shares the verb's negation.
+    "a possessive opens a coordinated object": (
+        "Settings saved in one profile will not affect other profiles or the system's defaults.",
+        "Settings you save in one profile won't affect other profiles or your system's defaults [1].",
+        ("won't affect", "will affect")),
+    # "barely changes" says "almost does not change", as "almost unchanged" does.
+    "barely and hardly negate": (
+        "The configuration format has stayed almost unchanged since version 2.",
+        "The configuration format has barely changed since version 2 [1].", ("barely changed", "changed a lot")),
+    # "Yep, Celery ships it": a name does not run across a comma, so "Yep" is no part of a name.
+    "a name does not run across a comma": (
+        "Celery ships the plugin in a disabled state.",
+        "Yep, Celery ships the plugin disabled [1].", ("Celery", "Kombu")),
+    # A claim that joins two sentences may take one pole from each ("written" from the first, "read" from the
+    # second): the first sentence states the claim's pole.
+    "an antonym the passage states elsewhere is no flip": (
+        "When writing data to a tape, the tool pads it with zeroes. When the data is read, the restore tool "
+        "detects the trailing zeroes after the data and warns about them by default.",
+        "Data written to a tape is padded with zeroes, so the restore tool detects the trailing zeroes after the "
+        "data and warns about them by default [1].", ("warns about them", "never warns about them")),
+    # "If no path or --config option is provided": "no" covers both, and "is provided" is said of both.
+    "no before a coordination negates both": (
+        "If no path or --config option is provided, the tool reads its settings from the current folder.",
+        "Without a path or the --config option, the tool reads its settings from the current folder [1].",
+        ("Without a path", "With a path")),
+    # "lib@2.4.1" states the version 2.4.1, though the number guard does not read numbers inside a code.
+    "a version written in a package spec is stated": (
+        "Running update installs lib@2.4.1 because that is the newest release the app allows.",
+        "Update installs 2.4.1, because that is the newest release the app allows [1].", ("2.4.1", "2.5.0")),
+    # The quoted command is read without its URL (the URL guard checks it); the passage's line is read the same way.
+    "a quoted command is compared without its URL": (
+        "To watch packages belonging to the user alice, run:\n\n    $ hookctl add ~alice https://example.com/ "
+        "secret-token",
+        "To watch alice's packages, run `hookctl add ~alice https://example.com/ secret-token` [1].",
+        ("~alice https", "~bob https")),
 }
 
 

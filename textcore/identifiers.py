@@ -217,8 +217,10 @@ def _names(text: str) -> tuple[str, ...]:
 
     for index, match in enumerate(matches):
         word = re.sub(r"'s?$", "", match.group(0))
-        sentence_start = index == 0 or bool(re.search(r"[.!?:]\s*$", text[matches[index - 1].end():match.start()]))
-        if word and _capitalised(word) and not (run and sentence_start):
+        gap = text[matches[index - 1].end():match.start()] if index else ""
+        sentence_start = index == 0 or bool(re.search(r"[.!?:]\s*$", gap))
+        # A name does not run across a comma or a bracket ("Yep, Celery ships it": "Celery" is the name).
+        if word and _capitalised(word) and not (run and (sentence_start or re.search(r"[,;()]", gap))):
             if not run:
                 run_at_start = sentence_start
             run.append(word)

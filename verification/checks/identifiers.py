@@ -32,6 +32,10 @@ def appears(ident: Identifier, passage: str) -> bool:
     pattern = rf"(?<![A-Za-z0-9_]){re.escape(needle)}(?![A-Za-z0-9_])"
     if re.search(pattern, hay, flags):
         return True
+    # A quoted command line is read with its URLs left out (the URL guard checks them): the passage's line is
+    # compared the same way.
+    if ident.kind in ("quote", "backtick") and re.search(pattern, _norm_quotes(URL_RE.sub(" ", passage)), flags):
+        return True
     # A call named with empty brackets ("app.config.update()") is the call the passage makes with arguments
     # ("app.config.update(FOO_BAR='baz')").
     if needle.endswith("()") and re.search(rf"(?<![A-Za-z0-9_.]){re.escape(needle[:-2])}\(", hay, flags):

@@ -18,8 +18,10 @@ from textcore.words import STOPWORDS
 from .text import is_generic_stem, stem
 
 NEG = "¬"
+# "barely", "hardly" and "scarcely" say "almost not" ("barely changes" / "exists almost unchanged").
 NEGATION_CUES = frozenset(
-    "not no never none nor neither without nothing nobody cannot can't don't doesn't didn't isn't aren't "
+    "not no never none nor neither without nothing nobody barely hardly scarcely cannot can't don't doesn't "
+    "didn't isn't aren't "
     "wasn't weren't won't wouldn't shouldn't mustn't shan't haven't hasn't hadn't couldn't".split()
 )
 # Phrases with a negation word that do not negate the claim ("whether or not", "no later than").
@@ -182,7 +184,7 @@ def clauses(toks: list[Token]) -> list[list[Token]]:
 # It opens with a determiner and has no verb of its own that a tokenizer can see (no auxiliary).
 _CONJUNCT_MAX_WORDS = 3
 _COORDINATORS = frozenset({"or", "and", "nor"})
-_DETERMINERS = frozenset("a an the any its their his her other another".split())
+_DETERMINERS = frozenset("a an the any its their his her your our my other another".split())
 _AUXILIARIES = frozenset("is are was were be been being has have had do does did can could will would shall "
                          "should may might must".split())
 
@@ -192,14 +194,19 @@ def clauses_read_whole(toks: list[Token]) -> list[list[Token]]:
     continues (a negation reaches over the things it coordinates)."""
     out: list[list[Token]] = []
     join = ""
+    gap: list[str] = []  # every boundary since the last clause (", or" is not a bare "or")
     current: list[Token] = []
     joins: list[str] = []
+    gaps: list[list[str]] = []
     for t in toks + [Token(BOUNDARY, ".", False)]:
         if t.key == BOUNDARY:
             if current:
                 out.append(current)
                 joins.append(join)
+                gaps.append(gap)
+                gap = []
             current, join = [], t.surface
+            gap.append(t.surface)
         else:
             current.append(t)
     for i in range(1, len(out)):
@@ -208,9 +215,16 @@ def clauses_read_whole(toks: list[Token]) -> list[list[Token]]:
         # A conjunct a subordinate clause hangs on has a verb of its own ("and the command exits when …").
         if i + 1 < len(joins) and joins[i + 1] in _SUBORDINATORS:
             continue
-        if (joins[i] in _COORDINATORS and len(content) <= _CONJUNCT_MAX_WORDS and flips(conjunct) == 0
-                and conjunct[0].surface in _DETERMINERS and not any(t.surface in _AUXILIARIES for t in conjunct)
+        if not (joins[i] in _COORDINATORS and len(content) <= _CONJUNCT_MAX_WORDS and flips(conjunct) == 0
                 and flips(out[i - 1]) % 2 == 1):
+            continue
+        object_only = conjunct[0].surface in _DETERMINERS and not any(t.surface in _AUXILIARIES for t in conjunct)
+        # "If no positional argument or --call option is provided": "no" opens a noun phrase that the
+        # conjunct continues (the clause before has no verb), so the verb after it is said of both, negated.
+        # A comma before the "or" joins two conditions instead ("with no files given, or with a file name of -").
+        continued_no = (gaps[i] == [joins[i]] and any(t.surface == "no" for t in out[i - 1])
+                        and not any(t.surface in _AUXILIARIES for t in out[i - 1]))
+        if object_only or continued_no:
             out[i] = [Token(NEG, "(not)", False)] + conjunct
     return out
 

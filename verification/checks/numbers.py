@@ -231,6 +231,8 @@ def check_numbers(claim_text: str, passage_text: str, counted: frozenset[int] = 
                 sm.kind == "number" for sm in matches
             ):
                 matches = []
+        if not matches and _in_identifier(cm, passage_text):
+            continue
         if not matches:
             missing.append(cm)
     if not missing:
@@ -247,6 +249,13 @@ def check_numbers(claim_text: str, passage_text: str, counted: frozenset[int] = 
             return NumberCheck("conflict", f"claim says {cm.text.strip()!r}, source says "
                                f"{rivals[0].text.strip()!r}", names)
     return NumberCheck("missing", f"{', '.join(repr(n) for n in names)} not in cited source", names)
+
+
+def _in_identifier(cm: NumberMention, passage_text: str) -> bool:
+    """A dotted number (a version: "1.1.2") that the passage writes inside a code or package spec
+    ("dep1@1.1.2", "foo==1.1.2"), where the number guard does not read numbers: the passage states it."""
+    written = [w for w in {cm.text.strip(), *cm.extra_keys} if re.fullmatch(r"\d+(?:\.\d+)+", w)]
+    return any(re.search(rf"(?<![\d.]){re.escape(w)}(?!\d|\.\d)", passage_text) for w in written)
 
 
 _ENUMERATOR = re.compile(r"^\s*(\d{1,3})[.)]\s")

@@ -151,8 +151,10 @@ def _scope_conflict(claim: list[Token], source: list[Token], min_context: int) -
     return None
 
 
-def _axis_conflict(claim: list[Token], source: list[Token]) -> str | None:
-    """An antonym-axis word in the claim beside a content word that the source pairs with the opposite pole."""
+def _axis_conflict(claim: list[Token], source: list[Token], others: list[list[Token]] = ()) -> str | None:
+    """An antonym-axis word in the claim beside a content word that the source pairs with the opposite pole,
+    and that no other cited sentence pairs with the claim's pole (a claim may join two sentences: "data
+    written to tape is padded, so when the block is read …")."""
     def poles(toks: list[Token]) -> dict[tuple[str, str], set[int]]:
         out: dict[tuple[str, str], set[int]] = {}
         for i, t in enumerate(toks):
@@ -166,9 +168,13 @@ def _axis_conflict(claim: list[Token], source: list[Token]) -> str | None:
         return out
 
     pc, ps = poles(claim), poles(source)
+    elsewhere: dict[tuple[str, str], set[int]] = {}
+    for toks in others:
+        for pair, signs in poles(toks).items():
+            elsewhere.setdefault(pair, set()).update(signs)
     for pair, signs in pc.items():
         other = ps.get(pair)
-        if other and not (signs & other):
+        if other and not (signs & other) and not (signs & elsewhere.get(pair, set())):
             return f"antonym about {pair[1]!r}: claim and source take opposite sides of {pair[0]!r}"
     return None
 
@@ -270,7 +276,8 @@ def check_polarity(claim_text: str, sentences: list[str], min_shared: int, max_g
     # sentence that states most of the claim.
     shared, sentence, src = ranked[0]
     if shared / len(claim_keys) >= min_alignment:
-        why = _scope_conflict(claim, src, min_context) or _axis_conflict(claim, src)
+        others = [stated(tokens(other)) for other in sentences if other != sentence]
+        why = _scope_conflict(claim, src, min_context) or _axis_conflict(claim, src, others)
         if why:
             return PolarityCheck("conflict", f"{why} (aligned sentence shares {shared}/{len(claim_keys)} "
                                  "content words)", sentence)
