@@ -233,6 +233,20 @@ READINGS = {
         "secret-token",
         "To watch alice's packages, run `hookctl add ~alice https://example.com/ secret-token` [1].",
         ("~alice https", "~bob https")),
+    # Python's None printed as a value is no "none": "Do not ignore result" stays one negation.
+    "None as a value is no negation": (
+        "Results are stored unless told otherwise:\n\n    >>> result.get()\n    None\n\n"
+        "    >>> # Do not ignore the result (default)",
+        "By default the result is not ignored [1].", ("is not ignored", "is ignored")),
+    # "a USING or ON clause" is one noun phrase: the "or" between two keywords does not start a clause.
+    "two keywords joined by or are one phrase": (
+        "A USING or ON clause may not be added to a join that specifies the NATURAL keyword.",
+        "You can't add a USING or ON clause to a join that uses NATURAL [1].", ("can't add", "can add")),
+    # "Bootstep.__init__" is a Python name, not "init" in bold.
+    "a dunder name is not bold": (
+        "Every bootstep receives the value as a keyword argument to Bootstep.__init__.",
+        "The value reaches each bootstep as a keyword argument of Bootstep.__init__ [1].",
+        ("Bootstep.__init__", "Bootstep.__call__")),
 }
 
 

@@ -50,7 +50,11 @@ def extract_claims(answer: str) -> list[Claim]:
     for sent_idx, (s, e) in enumerate(sentence_spans(answer)):
         raw = answer[s:e]
         body = BULLET_RE.sub("", raw, count=1)
-        body = re.sub(r"^#+\s*|\*\*|__", "", body)
+        # Bold markup goes; one word in double underscores is a Python dunder name ("Bootstep.__init__"),
+        # not bold, and stays.
+        body = re.sub(r"^#+\s*|\*\*", "", body)
+        body = re.sub(r"__(?=\S)(.+?)(?<=\S)__", lambda m: m.group(0) if re.fullmatch(r"\w+", m.group(1)) else m.group(1),
+                      body)
         cites = tuple(parse_markers(raw))
         text = strip_markers(body)
         if not re.search(r"[A-Za-z0-9]", text):

@@ -49,6 +49,9 @@ IMPLICIT_NEGATIONS = frozenset(stem(w) for w in "missing lack lacks lacking abse
 _AGAINST = re.compile(r"\b(warn|warns|warned|warning|advise|advises|advised|recommend|recommends|recommended|"
                       r"caution|cautions|cautioned|decide|decides|decided)\s+against\b")
 _ONLY_WHEN = re.compile(r"\bonly (?:when|whenever|while|if|once|after)\b")
+# "None" capitalised after a word or "=" / "(", or not followed by a lower-case word ("None of them"), is the value.
+_NONE_VALUE = re.compile(r"(?:(?<=[a-z,=(:] )|(?<=[=(]))None\b|\bNone\b(?!\s+[a-z])")
+_KEYWORD_PAIR = re.compile(r"\b([A-Z][A-Z0-9_]+)\s+(?:or|and)\s+([A-Z][A-Z0-9_]+)\b")
 # Leaving a thing out is not giving it ("leaving out the command" / "not providing a command").
 _LEAVE_OUT = re.compile(r"\b(?:leave|leaves|leaving|left)\s+out\b")
 
@@ -87,6 +90,10 @@ def tokens(text: str) -> list[Token]:
 @lru_cache(maxsize=4096)
 def _tokens(text: str) -> tuple[Token, ...]:
     """Cached tokens (each source sentence is aligned with every claim that cites it)."""
+    # Read before lower-casing: Python's None as a value ("returns None", "=None", None alone on a line) is no
+    # "none"; two keywords joined by "or"/"and" ("a USING or ON clause") are one noun phrase, not two clauses.
+    text = _NONE_VALUE.sub(" nonevalue ", text)
+    text = _KEYWORD_PAIR.sub(r"\1 \2", text)
     text = _NOT_NEGATIONS.sub(" ", text.lower().replace("’", "'"))
     text = re.sub(r"\bcan(?:not|'t)\b", "can not", text)
     text = re.sub(r"\bwon't\b", "will not", text)
