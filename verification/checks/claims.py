@@ -44,6 +44,9 @@ def is_connective(text: str, citations: tuple[int, ...]) -> bool:
     return len(content_stems(body)) <= 2
 
 
+_UNDERSCORE_BOLD = re.compile(r"__(?=\S)(.+?)(?<=\S)__")
+
+
 def extract_claims(answer: str) -> list[Claim]:
     """Claims of an answer: one per sentence or list item, with the markers each one carries."""
     claims: list[Claim] = []
@@ -53,8 +56,7 @@ def extract_claims(answer: str) -> list[Claim]:
         # Bold markup goes; one word in double underscores is a Python dunder name ("Bootstep.__init__"),
         # not bold, and stays.
         body = re.sub(r"^#+\s*|\*\*", "", body)
-        body = re.sub(r"__(?=\S)(.+?)(?<=\S)__", lambda m: m.group(0) if re.fullmatch(r"\w+", m.group(1)) else m.group(1),
-                      body)
+        body = _UNDERSCORE_BOLD.sub(lambda m: m.group(0) if re.fullmatch(r"\w+", m.group(1)) else m.group(1), body)
         cites = tuple(parse_markers(raw))
         text = strip_markers(body)
         if not re.search(r"[A-Za-z0-9]", text):

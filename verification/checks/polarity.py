@@ -15,6 +15,7 @@ that is paraphrase, and the support scorer judges it. Negative prefixes are read
 from __future__ import annotations
 
 import difflib
+from collections.abc import Sequence
 from dataclasses import dataclass
 
 from .negation import (NEG, Token, clause_of, clauses, clauses_read_whole, flips, lexically_negative, negated_head,
@@ -151,7 +152,7 @@ def _scope_conflict(claim: list[Token], source: list[Token], min_context: int) -
     return None
 
 
-def _axis_conflict(claim: list[Token], source: list[Token], others: list[list[Token]] = ()) -> str | None:
+def _axis_conflict(claim: list[Token], source: list[Token], others: Sequence[list[Token]] = ()) -> str | None:
     """An antonym-axis word in the claim beside a content word that the source pairs with the opposite pole,
     and that no other cited sentence pairs with the claim's pole (a claim may join two sentences: "data
     written to tape is padded, so when the block is read …")."""
@@ -276,8 +277,8 @@ def check_polarity(claim_text: str, sentences: list[str], min_shared: int, max_g
     # sentence that states most of the claim.
     shared, sentence, src = ranked[0]
     if shared / len(claim_keys) >= min_alignment:
-        others = [stated(tokens(other)) for other in sentences if other != sentence]
-        why = _scope_conflict(claim, src, min_context) or _axis_conflict(claim, src, others)
+        why = _scope_conflict(claim, src, min_context) or _axis_conflict(
+            claim, src, [stated(tokens(other)) for other in sentences if other != sentence])
         if why:
             return PolarityCheck("conflict", f"{why} (aligned sentence shares {shared}/{len(claim_keys)} "
                                  "content words)", sentence)
