@@ -119,6 +119,24 @@ def test_html_drops_chrome_and_keeps_main_content() -> None:
     assert doc.metadata["author"] == "Finance Ops"
 
 
+def test_a_bar_of_bracketed_links_is_navigation_but_linked_types_and_formulas_stay() -> None:
+    # texi2html's page bar and an index's letter bar: every word a link, the rest brackets and separators.
+    html = """<html><body>
+<table><tr><td>[<a href="p.html"> &lt;&lt; </a>]</td><td>[<a href="n.html"> &gt;&gt; </a>]</td>
+<td>[<a href="index.html">Top</a>]</td><td>[<a href="toc.html">Contents</a>]</td></tr></table>
+<p><a href="#A">A</a> | <a href="#B">B</a> | <a href="#C">C</a></p>
+<h1 id="SEC55">Invoking msgmerge</h1>
+<p>The result is written back to def.po when the <a href="#u">--update</a> option is given.</p>
+<p>between(<em>marker</em>, <em>what</em>: <span><a href="#seq">Sequence</a>[<a href="#str">str</a>]</span>)</p>
+<p>An expression: <span><a href="#a">a</a> * <a href="#f">f</a>(<a href="#a">a</a>)</span>.</p>
+</body></html>"""
+    text = all_text(parse_file(html.encode(), "gettext_7.html"))
+    assert "Contents" not in text and "<<" not in text and "A | B" not in text
+    assert "The result is written back to def.po when the --update option is given." in text
+    assert "Sequence[str]" in text
+    assert "a * f(a)" in text
+
+
 def test_html_headings_lists_tables_and_anchors() -> None:
     doc = parse_file(CHROME_HTML.encode(), "travel.html")
     booking = next(b for b in doc.blocks if "Navan" in b.text)
