@@ -223,3 +223,31 @@ def test_a_line_without_spaces_becomes_bounded_chunks(settings):
     assert document.status == Document.Status.READY, document.error
     longest = max(len(text) for text in document.chunks.values_list("text", flat=True))
     assert document.chunk_count > 50 and longest <= 8 * settings.VERITY_CHUNK_MAX_TOKENS
+
+
+def test_a_file_given_alone_updates_the_document_its_folder_ingest_made(tmp_path):
+    from django.core.management.base import CommandError
+
+    (tmp_path / "policies").mkdir()
+    (tmp_path / "policies" / "travel.md").write_bytes(POLICY_V1)
+    call_command("ingest", str(tmp_path), "--sync", "--collection", "Updates", stdout=io.StringIO())
+    first = Document.objects.get(source="policies/travel.md")
+    chunks = first.chunks.count()
+
+    (tmp_path / "policies" / "travel.md").write_bytes(POLICY_V2)
+    call_command("ingest", str(tmp_path / "policies" / "travel.md"), "--sync", "--collection", "Updates",
+                 stdout=io.StringIO())
+    assert list(Document.objects.filter(collection__name="Updates").values_list("source", flat=True)) == [
+        "policies/travel.md"]
+    first.refresh_from_db()
+    assert first.chunks.count() == chunks and first.chunks.filter(text__contains="70 USD").exists()
+    assert not first.chunks.filter(text__contains="55 USD").exists()
+
+    # Two documents of that name: which one the file updates cannot be told, and nothing is written.
+    (tmp_path / "archive").mkdir()
+    (tmp_path / "archive" / "travel.md").write_bytes(POLICY_V1)
+    call_command("ingest", str(tmp_path), "--sync", "--collection", "Updates", stdout=io.StringIO())
+    with pytest.raises(CommandError, match="2 documents of that name"):
+        call_command("ingest", str(tmp_path / "archive" / "travel.md"), "--sync", "--collection", "Updates",
+                     stdout=io.StringIO())
+    assert Document.objects.filter(collection__name="Updates").count() == 2

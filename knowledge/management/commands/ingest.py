@@ -7,6 +7,7 @@ from pathlib import Path
 
 from django.contrib.auth import get_user_model
 from django.core.management.base import BaseCommand, CommandError
+from django.db.models import Q
 
 from knowledge.ingestion import (ingest_documents, is_supported, max_upload_bytes, register_upload, too_large,
                                  unsupported_reason)
@@ -15,13 +16,14 @@ from knowledge.models import Collection, Document
 from knowledge.management.commands._schema import schema_up_to_date
 
 
-def collect_files(paths: list[str]) -> list[tuple[Path, str]]:
-    """(file, source) pairs; source is the path relative to the folder given, or the file name."""
+def collect_files(paths: list[str], collection: Collection | None = None) -> list[tuple[Path, str]]:
+    """(file, source) pairs; source is the path relative to the folder given, or, for a file given by itself, the
+    document of that file name the collection already holds (see `single_file_source`)."""
     found: list[tuple[Path, str]] = []
     for raw in paths:
         root = Path(raw).expanduser()
         if root.is_file():
-            found.append((root, root.name))
+            found.append((root, single_file_source(collection, root.name) if collection else root.name))
         elif root.is_dir():
             for file in sorted(p for p in root.rglob("*") if p.is_file()):
                 relative = file.relative_to(root)
@@ -30,6 +32,21 @@ def collect_files(paths: list[str]) -> list[tuple[Path, str]]:
         else:
             raise CommandError(f"{raw}: no such file or folder")
     return found
+
+
+def single_file_source(collection: Collection, name: str) -> str:
+    """The source a file given by itself updates. A file ingested before with its folder is named by its path in
+    that folder ("bash/bashref.html"): given alone later, it updates that document instead of adding a second copy
+    of it. Two or more documents of that name leave no way to tell which one is meant: an error says so."""
+    held = sorted(Document.objects.filter(collection=collection)
+                  .filter(Q(source=name) | Q(source__endswith="/" + name)).values_list("source", flat=True))
+    if name in held or not held:
+        return name
+    if len(held) == 1:
+        return held[0]
+    raise CommandError(f"{name}: the collection holds {len(held)} documents of that name ({', '.join(held[:3])}"
+                       f"{', …' if len(held) > 3 else ''}); ingest the folder that holds this one, so that its path "
+                       "inside the folder says which document it updates")
 
 
 class Command(BaseCommand):
@@ -56,7 +73,7 @@ class Command(BaseCommand):
     def _handle(self, **options):
         started = time.perf_counter()
         collection, created = self._collection(options)
-        files = collect_files(options["paths"])
+        files = collect_files(options["paths"], collection)
         skipped = [(source, unsupported_reason(path.name)) for path, source in files if not is_supported(path.name)]
         files = [(path, source) for path, source in files if is_supported(path.name)]
         # Checked before reading: a file over the limit is never loaded into memory.
