@@ -200,22 +200,19 @@ def clauses_read_whole(toks: list[Token]) -> list[list[Token]]:
     """The clauses, each short conjunct after "or"/"and" carrying the negation of the clause it
     continues (a negation reaches over the things it coordinates)."""
     out: list[list[Token]] = []
-    join = ""
-    gap: list[str] = []  # every boundary since the last clause (", or" is not a bare "or")
+    gaps: list[list[str]] = []  # the boundaries before each clause (", or" is not a bare "or")
+    gap: list[str] = []
     current: list[Token] = []
-    joins: list[str] = []
-    gaps: list[list[str]] = []
     for t in toks + [Token(BOUNDARY, ".", False)]:
         if t.key == BOUNDARY:
             if current:
                 out.append(current)
-                joins.append(join)
                 gaps.append(gap)
-                gap = []
-            current, join = [], t.surface
+                current, gap = [], []
             gap.append(t.surface)
         else:
             current.append(t)
+    joins = [gap[-1] if gap else "" for gap in gaps]  # the word or mark right before each clause
     for i in range(1, len(out)):
         conjunct = out[i]
         content = [t for t in conjunct if t.content]

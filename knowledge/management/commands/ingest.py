@@ -16,14 +16,14 @@ from knowledge.models import Collection, Document
 from knowledge.management.commands._schema import schema_up_to_date
 
 
-def collect_files(paths: list[str], collection: Collection | None = None) -> list[tuple[Path, str]]:
+def collect_files(paths: list[str], collection: Collection) -> list[tuple[Path, str]]:
     """(file, source) pairs; source is the path relative to the folder given, or, for a file given by itself, the
     document of that file name the collection already holds (see `single_file_source`)."""
     found: list[tuple[Path, str]] = []
     for raw in paths:
         root = Path(raw).expanduser()
         if root.is_file():
-            found.append((root, single_file_source(collection, root.name) if collection else root.name))
+            found.append((root, single_file_source(collection, root.name)))
         elif root.is_dir():
             for file in sorted(p for p in root.rglob("*") if p.is_file()):
                 relative = file.relative_to(root)
