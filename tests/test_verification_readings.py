@@ -247,6 +247,15 @@ READINGS = {
         "Every bootstep receives the value as a keyword argument to Bootstep.__init__.",
         "The value reaches each bootstep as a keyword argument of Bootstep.__init__ [1].",
         ("Bootstep.__init__", "Bootstep.__call__")),
+    # "either on or off" names both poles of on / off: it takes no side for the firewall.
+    "two poles joined by or take no side": (
+        "Leave the firewall off for the first 10 minutes while the installer runs.",
+        "The installer expects the firewall either on or off; keep it off for the first 10 minutes while it runs [1].",
+        ("10 minutes", "20 minutes")),
+    # "on the queue" is a preposition before its noun phrase, not the pole of "keeps the queue off".
+    "on before a noun phrase is a preposition": (
+        "The scheduler keeps the queue off until startup finishes; then it runs the jobs in the queue.",
+        "Once startup finishes, the scheduler runs the jobs on the queue [1].", ("runs the jobs", "never runs the jobs")),
 }
 
 

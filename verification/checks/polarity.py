@@ -18,7 +18,7 @@ import difflib
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from .negation import (NEG, Token, clause_of, clauses, clauses_read_whole, flips, lexically_negative, negated_head,
+from .negation import (BOUNDARY, NEG, Token, clause_of, clauses, clauses_read_whole, flips, lexically_negative, negated_head,
                        reaching, sense, specific, stated, text_of, tokens)
 from .text import is_generic_stem
 
@@ -152,6 +152,28 @@ def _scope_conflict(claim: list[Token], source: list[Token], min_context: int) -
     return None
 
 
+def _preposition(toks: list[Token], i: int) -> bool:
+    """"on" before the noun phrase it governs ("created on a virtual table") is a preposition, not the pole
+    of on / off ("turn it on", "on or off", "set to on")."""
+    if toks[i].surface != "on" or i + 1 >= len(toks):
+        return False
+    following = toks[i + 1]
+    return following.key not in (BOUNDARY, NEG) and following.surface not in ("or", "and")
+
+
+def _both_poles(toks: list[Token], i: int, start: int, end: int) -> bool:
+    """The axis word at i stands in a clause, or beside an "or"/"and", that names the other pole too: "turns it
+    on or off", "reads input and output", "enables it where the other disables it" take no side."""
+    axis, sign = toks[i].axis
+    if any(u.axis == (axis, -sign) for u in toks[start:end]):
+        return True
+    for j in (i - 2, i + 2):
+        between = toks[min(i, j) + 1:max(i, j)]
+        if 0 <= j < len(toks) and toks[j].axis == (axis, -sign) and all(u.surface in ("or", "and") for u in between):
+            return True
+    return False
+
+
 def _axis_conflict(claim: list[Token], source: list[Token], others: Sequence[list[Token]] = ()) -> str | None:
     """An antonym-axis word in the claim beside a content word that the source pairs with the opposite pole,
     and that no other cited sentence pairs with the claim's pole (a claim may join two sentences: "data
@@ -159,9 +181,11 @@ def _axis_conflict(claim: list[Token], source: list[Token], others: Sequence[lis
     def poles(toks: list[Token]) -> dict[tuple[str, str], set[int]]:
         out: dict[tuple[str, str], set[int]] = {}
         for i, t in enumerate(toks):
-            if not t.axis:
+            if not t.axis or _preposition(toks, i):
                 continue
             start, end = clause_of(toks, i)
+            if _both_poles(toks, i, start, end):
+                continue
             flip = -1 if reaching(toks[start:], i - start) else 1
             near = [u.key for u in toks[max(start, i - 2):min(end, i + 3)] if u.content and not is_generic_stem(u.key)]
             for key in near:
