@@ -37,3 +37,23 @@ def test_checker_floors_on_the_test_split() -> None:
     for kind, floor in MEASURED_RECALL.items():
         assert result["recall"][kind] >= floor - MARGIN, (kind, result["recall"][kind])
     assert result["false_flag_rate"] <= MEASURED_FALSE_FLAGS + MARGIN, result["false_flag_rate"]
+
+
+def test_a_planted_swap_trades_names_in_different_roles_never_two_listed_side_by_side() -> None:
+    import sys
+
+    sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "scripts"))
+    from evalcorpus.plants import plant_entity_swap
+
+    def case(answer: str, passage: str) -> dict:
+        # The id picks the swapped-pairing route of the planter (its hash is even).
+        return {"id": "x0", "question": "q", "doc": "d", "answer": answer, "sources": [{"n": 1, "text": passage}]}
+
+    # "'false' and 'true'" read as "'true' and 'false'" says the same: no swap is planted there.
+    listed = plant_entity_swap(case('Only lowercase "false" and "true" are accepted [1].',
+                                    "Only lowercase false and true are accepted."))
+    assert listed is None or listed["planted"] != "false <-> true"
+    roles = plant_entity_swap(case("Redis replaces RabbitMQ as the broker, and Celery reads it from Kombu [1].",
+                                   "Redis replaces RabbitMQ as the broker. Celery reads it from Kombu."))
+    assert roles is not None and roles["planted"] == "Celery <-> Kombu"
+    assert "Kombu reads it from Celery" in roles["answer"]

@@ -115,6 +115,22 @@ def _kind(entity: str) -> str:
     return "name" if entity[0].isupper() else "other"
 
 
+_LIST_JOIN = re.compile(r"""[\s"'`“”‘’*]*(?:,|and|or|/|,\s*and|,\s*or)?[\s"'`“”‘’*]*""")
+
+
+def _listed_together(body: str, a: str, b: str) -> bool:
+    """Two names side by side, in a list ("'false' and 'true'", "A, B", "A/B") or in one phrase ("DROP VIEW",
+    "REST API"): trading their places reorders the list, and the answer still says what it said, or garbles
+    one phrase, which is no swapped pairing of two things the passage names."""
+    for x, y in ((a, b), (b, a)):
+        for m in re.finditer(rf"(?<![\w-]){re.escape(x)}(?![\w-])", body):
+            rest = body[m.end():]
+            n = re.match(rf"{_LIST_JOIN.pattern}(?<![\w-]){re.escape(y)}(?![\w-])", rest)
+            if n:
+                return True
+    return False
+
+
 def plant_entity_swap(base: Case) -> Case | None:
     answer = base["answer"]
     passage = " ".join(s["text"] for s in base["sources"])
@@ -126,7 +142,8 @@ def plant_entity_swap(base: Case) -> Case | None:
         # Swapped pairing: two names of one kind in one sentence trade places.
         for a in here:
             for b in here:
-                if a < b and _kind(a) == _kind(b) and a not in b and b not in a and seed % 2 == 0:
+                if (a < b and _kind(a) == _kind(b) and a not in b and b not in a and seed % 2 == 0
+                        and not _listed_together(body, a, b)):
                     swapped = re.sub(rf"(?<![\w-])({re.escape(a)}|{re.escape(b)})(?![\w-])",
                                      lambda m: b if m.group(0) == a else a, body)
                     out = _replace(answer, span[0], span[0] + len(body), swapped)
