@@ -18,8 +18,8 @@ import difflib
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from .negation import (BOUNDARY, NEG, Token, clause_of, clauses, clauses_read_whole, flips, lexically_negative, negated_head,
-                       reaching, sense, specific, stated, text_of, tokens)
+from .negation import (BOUNDARY, NEG, Token, clause_of, clauses, clauses_read_whole, flips, lexically_negative,
+                       negated_head, reaching, sense, specific, stated, text_of, tokens)
 from .text import is_generic_stem
 
 
