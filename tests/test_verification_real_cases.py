@@ -42,8 +42,12 @@ def test_checker_floors_on_the_test_split() -> None:
 def test_a_planted_swap_trades_names_in_different_roles_never_two_listed_side_by_side() -> None:
     import sys
 
-    sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "scripts"))
-    from evalcorpus.plants import plant_entity_swap
+    scripts = str(Path(__file__).resolve().parent.parent / "scripts")
+    sys.path.insert(0, scripts)
+    try:
+        from evalcorpus.plants import plant_entity_swap
+    finally:
+        sys.path.remove(scripts)
 
     def case(answer: str, passage: str) -> dict:
         # The id picks the swapped-pairing route of the planter (its hash is even).

@@ -68,6 +68,9 @@ def _is_chrome(tag: Tag) -> bool:
     return False
 
 
+_NON_WORD = re.compile(r"\W")
+
+
 def _link_dense(tag: Tag) -> bool:
     """A short block made almost entirely of links (prev/next bars, page lists, tables of contents)."""
     if tag.name not in ("div", "p", "ul", "ol", "table", "td", "tr", "dl", "span", "center", "header"):
@@ -83,12 +86,12 @@ def _link_dense(tag: Tag) -> bool:
         return True
     # A short bar whose every word is a link, the rest brackets and separators ("[ << ] [ >> ] [Top]
     # [Contents] [Index]" of texi2html, "Home | Docs | Blog"): counted in letters and digits, not characters.
-    letters = len(re.sub(r"\W", "", text))
-    linked_letters = sum(len(re.sub(r"\W", "", a.get_text(" ", strip=True))) for a in links)
     # Block-level only, three links or more: an inline type or formula ("Sequence[str]", "a * f(a)") is
     # links too.
-    if tag.name not in ("span", "dl") and len(links) >= 3 and len(text) <= 200 and linked_letters >= letters:
-        return True
+    if tag.name not in ("span", "dl") and len(links) >= 3 and len(text) <= 200:
+        letters = len(_NON_WORD.sub("", text))
+        if sum(len(_NON_WORD.sub("", a.get_text(" ", strip=True))) for a in links) >= letters:
+            return True
     # Nothing but links, however long, is a table of contents or an index of pages.
     return linked >= (0.8 if len(text) <= 600 else 0.95) * len(text)
 

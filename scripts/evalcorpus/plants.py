@@ -115,20 +115,20 @@ def _kind(entity: str) -> str:
     return "name" if entity[0].isupper() else "other"
 
 
-_LIST_JOIN = re.compile(r"""[\s"'`“”‘’*]*(?:,|and|or|/|,\s*and|,\s*or)?[\s"'`“”‘’*]*""")
+def _bounded(entity: str) -> str:
+    """A pattern for the entity as a whole word or code (not inside a longer one)."""
+    return rf"(?<![\w-]){re.escape(entity)}(?![\w-])"
+
+
+# What may stand between two names listed side by side: quotes, emphasis, a comma, "and", "or", a slash, or nothing.
+_LIST_JOIN = r"""[\s"'`“”‘’*]*(?:,?\s*(?:and|or)|,|/)?[\s"'`“”‘’*]*"""
 
 
 def _listed_together(body: str, a: str, b: str) -> bool:
     """Two names side by side, in a list ("'false' and 'true'", "A, B", "A/B") or in one phrase ("DROP VIEW",
     "REST API"): trading their places reorders the list, and the answer still says what it said, or garbles
     one phrase, which is no swapped pairing of two things the passage names."""
-    for x, y in ((a, b), (b, a)):
-        for m in re.finditer(rf"(?<![\w-]){re.escape(x)}(?![\w-])", body):
-            rest = body[m.end():]
-            n = re.match(rf"{_LIST_JOIN.pattern}(?<![\w-]){re.escape(y)}(?![\w-])", rest)
-            if n:
-                return True
-    return False
+    return any(re.search(_bounded(x) + _LIST_JOIN + _bounded(y), body) for x, y in ((a, b), (b, a)))
 
 
 def plant_entity_swap(base: Case) -> Case | None:
@@ -138,7 +138,7 @@ def plant_entity_swap(base: Case) -> Case | None:
     seed = _h(base["id"], "entity")
     for span in _claims(answer):
         body = answer[span[0]:_body_end(answer, span)]
-        here = [e for e in _entities(body) if re.search(rf"(?<![\w-]){re.escape(e)}(?![\w-])", body)]
+        here = [e for e in _entities(body) if re.search(_bounded(e), body)]
         # Swapped pairing: two names of one kind in one sentence trade places.
         for a in here:
             for b in here:
@@ -161,7 +161,7 @@ def plant_entity_swap(base: Case) -> Case | None:
     span, e, rivals = options[seed % len(options)]
     rival = rivals[_h(base["id"], e) % len(rivals)]
     body = answer[span[0]:_body_end(answer, span)]
-    m = re.search(rf"(?<![\w-]){re.escape(e)}(?![\w-])", body)
+    m = re.search(_bounded(e), body)
     if not m:
         return None
     out = _replace(answer, span[0] + m.start(), span[0] + m.end(), rival)

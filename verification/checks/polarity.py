@@ -167,11 +167,8 @@ def _both_poles(toks: list[Token], i: int, start: int, end: int) -> bool:
     axis, sign = toks[i].axis
     if any(u.axis == (axis, -sign) for u in toks[start:end]):
         return True
-    for j in (i - 2, i + 2):
-        between = toks[min(i, j) + 1:max(i, j)]
-        if 0 <= j < len(toks) and toks[j].axis == (axis, -sign) and all(u.surface in ("or", "and") for u in between):
-            return True
-    return False
+    return any(0 <= i + 2 * step < len(toks) and toks[i + step].surface in ("or", "and")
+               and toks[i + 2 * step].axis == (axis, -sign) for step in (-1, 1))
 
 
 def _axis_conflict(claim: list[Token], source: list[Token], others: Sequence[list[Token]] = ()) -> str | None:
