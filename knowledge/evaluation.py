@@ -172,6 +172,8 @@ def score(items: list[dict], outcomes: list[dict], k: int = 5) -> dict:
         "high_confidence_answers": len(high),
         "ece": ece,
         "markup_residue_answers": sum(1 for o in answered if markup_residue(o.get("answer", ""))),
+        # Answers whose own first check failed a claim (the offline writer copies its sources: a false flag).
+        "self_check_flagged_answers": sum(1 for o in answered if o.get("self_check_flags")),
         "fact_lost": fact_lost(items, outcomes),
         "reliability": table,
         "latency_p50_ms": round(_percentile(latencies, 0.5), 1),

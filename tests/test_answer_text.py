@@ -8,6 +8,7 @@ from knowledge.answering.passages import SourcePassage
 from knowledge.answering.units import units_of, windows
 from knowledge.parsing import parse_file
 from textcore.markers import renumber, strip_markers
+from verification.checks import extract_claims
 from verification.checks.guards import clean_text
 
 
@@ -282,3 +283,24 @@ def test_a_how_to_answer_deep_in_a_long_list_holds_the_best_step() -> None:
     how_to, chosen = compose(candidates, ["procedure"])
     assert "task-10 " in how_to, how_to
     assert sum(1 for c in chosen if c.unit.kind == "item") <= 6
+
+
+def test_every_sentence_of_a_table_row_carries_its_marker() -> None:
+    # MkDocs' option table: a description cell of two sentences is one row, and both of its sentences are
+    # claims of the answer, so each must name its source.
+    text = ("| Name | Description | Default |\n| --- | --- | --- |\n"
+            "| -b, --remote-branch | The remote branch to commit to for GitHub Pages. This overrides the value "
+            "specified in config. | None |")
+    (row,) = [c for c in _candidates(text) if c.unit.kind == "row"]
+    answer, _ = compose([row])
+    assert answer == ("Name: -b, --remote-branch; Description: The remote branch to commit to for GitHub Pages [1]. "
+                      "This overrides the value specified in config; Default: None [1].")
+    assert all(claim.citations == (1,) for claim in extract_claims(answer))
+
+
+def test_a_table_without_column_names_reads_each_row_as_a_term_and_its_value() -> None:
+    rst = ("Integration\n===========\n\n+---------+----------------+\n| Pyramid | pyramid_celery |\n"
+           "+---------+----------------+\n| Flask   | not needed     |\n+---------+----------------+\n")
+    (table,) = [b for b in parse_file(rst.encode(), "intro.rst").blocks if b.kind == "table"]
+    assert [u.text for u in units_of(table.text) if u.kind == "row"] == ["Pyramid: pyramid_celery",
+                                                                        "Flask: not needed"]

@@ -301,3 +301,44 @@ def test_a_rendered_man_page_has_no_word_broken_by_groffs_hyphen() -> None:
     assert "\u2010" not in text
     assert "system-defined limit" in text and "performance difference" in text
     assert "statx syscall variants." in text and "vari:" not in text
+
+
+@pytest.mark.parametrize("cells, rows, header", [
+    # plain cells whose first row names the columns: that row is the header
+    ([["URL", "Method"], ["/users/", "GET"]], [["URL", "Method"], ["/users/", "GET"]], True),
+    # a first row of data like the rest (SQLite's trigger table): no header, every row is data
+    ([["INSERT", "NEW references are valid"], ["DELETE", "OLD references are valid"]],
+     [["", ""], ["INSERT", "NEW references are valid"], ["DELETE", "OLD references are valid"]], False),
+    # a bold first column is no header either
+    ([["<b>?NNN</b>", "A question mark and a number"], ["<b>:AAAA</b>", "A colon and a name"]],
+     [["", ""], ["?NNN", "A question mark and a number"], [":AAAA", "A colon and a name"]], False),
+    # a bold first row over plain rows is
+    ([["<b>Exploit mitigation</b>", "<b>Since</b>"], ["Stack clashing protection", "1.20.0 (2017-08-31)"]],
+     [["Exploit mitigation", "Since"], ["Stack clashing protection", "1.20.0 (2017-08-31)"]], True),
+])
+def test_html_table_of_plain_cells_has_a_header_only_when_its_first_row_names_columns(cells, rows, header) -> None:
+    body = "".join("<tr>" + "".join(f"<td>{c}</td>" for c in row) + "</tr>" for row in cells)
+    doc = parse_file(f"<html><body><h1>T</h1><table>{body}</table></body></html>".encode(), "t.html")
+    (table,) = [b for b in doc.blocks if b.kind == "table"]
+    assert table.rows == rows
+    assert any(table.rows[0]) == header
+
+
+def test_rst_table_without_a_header_separator_has_no_header_row() -> None:
+    rst = "Frameworks\n==========\n\n+---------+----------------+\n| Pyramid | pyramid_celery |\n" \
+          "+---------+----------------+\n| Flask   | not needed     |\n+---------+----------------+\n"
+    (table,) = [b for b in parse_file(rst.encode(), "intro.rst").blocks if b.kind == "table"]
+    assert table.rows == [["", ""], ["Pyramid", "pyramid_celery"], ["Flask", "not needed"]]
+
+
+@pytest.mark.parametrize("first, header", [
+    ("| Variable | Result         |", ["Variable", "Result"]),          # column names without the rule
+    ("| **Event**| **Meaning**    |", ["Event", "Meaning"]),            # a bold first row
+    ("| %h       | worker1@%h     |", ["", ""]),                       # data
+])
+def test_rst_table_without_a_rule_has_a_header_when_its_first_row_names_columns(first, header) -> None:
+    rule = "+----------+----------------+"
+    rst = f"Names\n=====\n\n{rule}\n{first}\n{rule}\n| %n       | worker1        |\n{rule}\n"
+    (table,) = [b for b in parse_file(rst.encode(), "workers.rst").blocks if b.kind == "table"]
+    assert table.rows[0] == header
+    assert table.rows[-1] == ["%n", "worker1"]

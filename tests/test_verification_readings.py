@@ -265,3 +265,25 @@ def test_a_reading_passes_the_faithful_answer_and_still_catches_the_corrupted_on
     source = Source(1, passage)
     assert verify_answer(answer, [source]).faithful
     assert not verify_answer(answer.replace(said, corrupted), [source]).faithful
+
+
+def test_a_number_is_backed_by_any_sentence_that_says_the_claim_as_well_as_the_best_one() -> None:
+    # Requests' list of past CVEs: two items share the claim's words; the one that comes first is not the one
+    # with its version.
+    source = Source(1, "- Fixed in 2.20.0 - CVE 2018-18074\n- Fixed in 2.6.0\n"
+                       "- CVE 2015-2296, reported by Matthew Daley of BugFuzz.\n- Fixed in 2.3.0")
+    assert verify_answer("- Fixed in 2.6.0 [1].\n- Fixed in 2.3.0 [1].", [source]).faithful
+    assert not verify_answer("- Fixed in 2.6.0 [1].\n- Fixed in 2.4.0 [1].", [source]).faithful
+
+
+def test_a_claim_from_a_table_row_is_read_against_that_row() -> None:
+    # MkDocs' option table: the writer reads a row as "Header: value; …" and may quote the second sentence of
+    # a cell with the cells after it; the checker reads the source's rows the same way, not as pipes.
+    source = Source(1, "Options:\n\n| Name | Description | Default |\n| --- | --- | --- |\n"
+                       "| -m, --message | A commit message to use. Commit {sha} is available as an expansion. "
+                       "| None |\n| -b, --remote-branch | The remote branch to commit to. This overrides the config. "
+                       "| gh-pages |\n")
+    assert verify_answer("Commit {sha} is available as an expansion; Default: None [1].", [source]).faithful
+    assert verify_answer("Name: -b, --remote-branch; Description: The remote branch to commit to [1]. "
+                         "This overrides the config; Default: gh-pages [1].", [source]).faithful
+    assert not verify_answer("This overrides the config; Default: 42 [1].", [source]).faithful

@@ -51,9 +51,16 @@ def split_row(line: str) -> list[str]:
 
 
 def row_text(header: list[str], cells: list[str]) -> str:
-    """One body row read as prose: "Header: value; Header: value" (its bare cells when no header names them)."""
+    """One body row read as prose: "Header: value; Header: value". Without column names, a row of two cells
+    reads as a term and what it has ("Pyramid: pyramid_celery"), a longer one as its cells in order."""
     pairs = [f"{h}: {v}" for h, v in zip(header, cells) if v and h]
-    return "; ".join(pairs) if pairs else " ".join(c for c in cells if c)
+    if pairs:
+        # A cell's closing full stop goes before the next cell's "; " ("in config.; Default" reads badly).
+        return "; ".join([re.sub(r"(?<![.\s])\.$", "", p) for p in pairs[:-1]] + pairs[-1:])
+    filled = [c for c in cells if c]
+    if len(filled) == 2 and len(cells) == 2:
+        return f"{filled[0]}: {filled[1]}"
+    return "; ".join(filled)
 
 
 def _is_row(line: str) -> bool:

@@ -16,6 +16,7 @@ from knowledge.answering.evidence import holds_asked_kind
 from knowledge.answering.extractive import Candidate, unit_positions
 from knowledge.answering.passages import SourcePassage
 from textcore.identifiers import identifiers
+from textcore.sentences import split_sentences
 
 MAX_STEPS = 6
 
@@ -381,12 +382,19 @@ _DIRECTIVE_TERM = re.compile(r"(?<![`\w])(\.\. [a-z][\w:-]*::)(?=[\s,;.)]|$)")
 
 
 def _with_marker(candidate: Candidate) -> str:
+    """The unit with its [n] marker after each of its sentences: a table row or list item may hold several
+    ("Description: The remote branch to commit to. This overrides the config."), and every sentence of an
+    answer is a claim that must name its source."""
     text = _DIRECTIVE_TERM.sub(r"`\1`", " ".join(candidate.text.split()))
+    return " ".join(_marked(sentence, candidate.passage.n) for sentence in split_sentences(text) or [text])
+
+
+def _marked(text: str, n: int) -> str:
     if text.endswith(":"):
-        return f"{text[:-1].rstrip()} [{candidate.passage.n}]:"
+        return f"{text[:-1].rstrip()} [{n}]:"
     end = text[-1] if text[-1] in ".!?" else "."
     body = text[:-1] if text[-1] in ".!?" else text
-    return f"{body} [{candidate.passage.n}]{end}"
+    return f"{body} [{n}]{end}"
 
 
 def _near_duplicate(a: str, b: str) -> bool:

@@ -101,11 +101,26 @@ def normalize_rows(rows: list[list[str | None]]) -> list[list[str]]:
     return [[(r[i] if i < len(r) else "") for i in keep] for r in cleaned]
 
 
+# A column name written in a plain cell: a few words of letters, capitalised ("Queue", "Card type").
+_LABEL = re.compile(r"[A-Z][A-Za-z&/()' -]*")
+_LABEL_MAX_WORDS = 3
+
+
+def label_row(cells: list[str]) -> bool:
+    """Every filled cell is a short capitalised label: a first row like this names the table's columns
+    ("Queue | Team", "Variable | Template | Result"), where a row of data has code, digits or a sentence."""
+    filled = [cell for cell in cells if cell]
+    return bool(filled) and all(_LABEL.fullmatch(c) and len(c.split()) <= _LABEL_MAX_WORDS for c in filled)
+
+
 def table_block(rows: list[list[str | None]], heading_path: tuple[str, ...], *,
-                page: int | None = None, anchor: str = "") -> Block | None:
-    """Build a table Block from raw rows, or None when the table is empty."""
+                page: int | None = None, anchor: str = "", header: bool = True) -> Block | None:
+    """Build a table Block from raw rows, or None when the table is empty. A table whose source marks no
+    header row (`header=False`) gets an empty one, so its first row is read as data, not as column names."""
     norm = normalize_rows(rows)
     if not norm:
         return None
+    if not header:
+        norm = [[""] * len(norm[0])] + norm
     return Block(kind="table", text=table_to_text(norm), heading_path=heading_path,
                  page=page, anchor=anchor, rows=norm)

@@ -12,7 +12,7 @@ import warnings
 
 from bs4 import BeautifulSoup, NavigableString, Tag
 
-from .base import Block, IngestionError, ParsedDocument, slugify_heading, table_block
+from .base import Block, IngestionError, ParsedDocument, label_row, slugify_heading, table_block
 from .html_chrome import content_root, is_permalink, strip_chrome
 
 __all__ = ["parse_html"]
@@ -216,7 +216,8 @@ class _Walker:
                     and _is_data_table(child):
                 self.end_line()
                 self.flush_paragraphs_as_text()
-                block = table_block(_table_rows(child), self.path(), anchor=self.anchor())
+                rows, header = _table_rows(child)
+                block = table_block(rows, self.path(), anchor=self.anchor(), header=header)
                 if block:
                     self.blocks.append(block)
             elif name in ("ul", "ol"):
@@ -254,14 +255,35 @@ def _is_data_table(table: Tag) -> bool:
     return len(rows) >= 2 and max(widths, default=0) >= 2
 
 
-def _table_rows(table: Tag) -> list[list[str]]:
+# A column name written in plain cells: a few words of letters, capitalised ("Queue", "Card type").
+def _bold(cells: list[Tag]) -> bool:
+    """Every filled cell of the row is bold."""
+    filled = [cell for cell in cells if _cell_text(cell)]
+    return bool(filled) and all((b := cell.find(["b", "strong"])) is not None and b.get_text(strip=True)
+                                for cell in filled)
+
+
+def _names_columns(first: list[Tag], rest: list[list[Tag]]) -> bool:
+    """A first row of plain cells names the columns when each of its cells is a short capitalised label
+    ("Queue", "Card type"), or when it is bold and the rows under it are not (a bold first column is not a
+    header)."""
+    if label_row([_cell_text(cell) for cell in first]):
+        return True
+    return _bold(first) and not all(_bold(row) for row in rest)
+
+
+def _table_rows(table: Tag) -> tuple[list[list[str]], bool]:
+    """The table's rows, its header first, and whether it has one. The header is the rows in <thead> or of
+    <th> cells only (joined into one); in a table of plain cells, its first row when that row names columns."""
     rows: list[list[str]] = []
     header_rows: list[list[str]] = []
+    plain: list[list[Tag]] = []
     for tr in table.find_all("tr"):
         if tr.find_parent("table") is not table:
             continue  # rows of nested tables belong to those tables
         cells: list[str] = []
-        for cell in tr.find_all(["td", "th"], recursive=False):
+        tags = tr.find_all(["td", "th"], recursive=False)
+        for cell in tags:
             try:
                 span = max(1, min(int(cell.get("colspan", 1)), 20))
             except ValueError:
@@ -273,12 +295,15 @@ def _table_rows(table: Tag) -> list[list[str]]:
             header_rows.append(cells)
         else:
             rows.append(cells)
+            plain.append(tags)
     if header_rows:
         # Multiple header rows are joined column-wise so the header stays a single row.
         width = max(len(r) for r in header_rows)
         merged = [" ".join(dict.fromkeys(r[i] for r in header_rows if i < len(r) and r[i])) for i in range(width)]
         rows.insert(0, merged)
-    return rows
+        return rows, True
+    filled = [tags for tags, cells in zip(plain, rows) if any(cells)]
+    return rows, bool(filled) and _names_columns(filled[0], filled[1:])
 
 
 def _metadata(soup: BeautifulSoup) -> dict:

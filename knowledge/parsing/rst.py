@@ -17,7 +17,7 @@ from docutils import nodes
 from docutils.core import publish_doctree
 from docutils.parsers.rst import Directive, directives, roles
 
-from .base import Block, IngestionError, ParsedDocument, table_block
+from .base import Block, IngestionError, ParsedDocument, label_row, table_block
 
 __all__ = ["parse_rst"]
 
@@ -129,6 +129,23 @@ def _text(node) -> str:
     return " ".join(node.astext().split())
 
 
+def _bold_row(row) -> bool:
+    """Every filled entry of the row is bold text and nothing else ("| **Example** | **Meaning** |")."""
+    filled = [entry for entry in row.children if isinstance(entry, nodes.entry) and _text(entry)]
+    return bool(filled) and all(_text(entry) == " ".join(_text(s) for s in entry.findall(nodes.strong))
+                                for entry in filled)
+
+
+def _has_header(table, rows: list) -> bool:
+    """A header row marked as such (a "===" rule in a grid table), or, in a table without that rule, a first
+    row of column names ("Variable | Template | Result") or of bold text over rows that are not."""
+    if any(True for _ in table.findall(nodes.thead)):
+        return True
+    if rows and label_row([_text(e) for e in rows[0].children if isinstance(e, nodes.entry)]):
+        return True
+    return bool(rows) and _bold_row(rows[0]) and not all(_bold_row(row) for row in rows[1:])
+
+
 class _Sections:
     """Heading stack plus paragraphs, emitting one block per section."""
 
@@ -152,9 +169,9 @@ class _Sections:
             self.blocks.append(Block("text", text, self.path(), anchor=self.stack[-1][2] if self.stack else ""))
         self.paragraphs.clear()
 
-    def table(self, rows: list[list[str]]) -> None:
+    def table(self, rows: list[list[str]], header: bool = True) -> None:
         self.flush()
-        block = table_block(rows, self.path(), anchor=self.stack[-1][2] if self.stack else "")
+        block = table_block(rows, self.path(), anchor=self.stack[-1][2] if self.stack else "", header=header)
         if block:
             self.blocks.append(block)
 
@@ -200,8 +217,9 @@ def _walk(node, sections: _Sections, level: int) -> None:
         elif isinstance(child, nodes.topic) and "contents" in child.get("classes", []):
             continue  # a generated table of contents
         elif isinstance(child, nodes.table):
+            rows = list(child.findall(nodes.row))
             sections.table([[_text(entry) for entry in row.children if isinstance(entry, nodes.entry)]
-                            for row in child.findall(nodes.row)])
+                            for row in rows], header=_has_header(child, rows))
         elif isinstance(child, (nodes.bullet_list, nodes.enumerated_list)):
             sections.paragraphs.append("\n".join(_list_lines(child)))
         elif isinstance(child, (nodes.literal_block, nodes.doctest_block)):

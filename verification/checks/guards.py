@@ -120,6 +120,14 @@ def _ranked_sentences(sup: Support, passages: list[PassageIndex]) -> list[str]:
     return out + [s for n, s in ranked if n >= need and s != sup.sentence]
 
 
+def _tied_sentences(sup: Support, passages: list[PassageIndex]) -> list[str]:
+    """The passage sentences that share as many of the claim's stems as the best one: the claim may be any
+    of them ("Fixed in 2.3.0" beside "Fixed in 2.20.0 - CVE 2018-18074" in one list)."""
+    scored = [(len(sup.claim_stems & set(st)), s) for p in passages for s, st in zip(p.sentences, p.stems)]
+    best = max((n for n, _ in scored), default=0)
+    return [s for n, s in scored if best and n == best and s != sup.sentence]
+
+
 _LITERAL = re.compile(r'"[^"\n]{2,80}"|`[^`\n]{2,80}`|“[^”\n]{2,80}”')
 
 
@@ -155,9 +163,11 @@ def assess(claim_text: str, passages: list[PassageIndex], th: Thresholds,
         # The number may occur elsewhere in the passage; the aligned stretch (the window of one to three
         # sentences that covers the claim best: a claim may join two of them) is what counts. A literal the
         # claim quotes word for word from the passage ("node": ">=0.10.3 <15") is backed where it stands.
-        local = check_numbers(_without_quoted_literals(claim_text, joined), _widened(sup.evidence, passages),
-                              counted)
-        if local.status == "conflict":
+        unquoted = _without_quoted_literals(claim_text, joined)
+        local = check_numbers(unquoted, _widened(sup.evidence, passages), counted)
+        if local.status == "conflict" and not any(
+                check_numbers(unquoted, _widened(s, passages), counted).status == "pass"
+                for s in _tied_sentences(sup, passages)):
             nums = local
     checks["numbers"] = f"{nums.status}: {nums.detail}"
     # The passage's context (document title, section headings) may hold the option or code a definition

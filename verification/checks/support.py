@@ -10,6 +10,7 @@ import numpy as np
 from .claims import BULLET_RE, split_sentences
 from .identifiers import EMAIL_RE, URL_RE
 from .negation import NEGATION_CUES, cue_words, negative_prefix
+from textcore.tables import row_text, split_tables
 from textcore.words import specificity, words
 
 from .text import bigrams, content_stems, is_generic_stem, stem
@@ -50,7 +51,7 @@ class PassageIndex:
         lead = ""
         # A source is the document's own text: a bracketed number there is content ("level [1-19]",
         # "argv[1]"), never one of the answer's citation markers, so it is kept.
-        for raw in split_sentences(source.text):
+        for raw in split_sentences(rows_as_prose(source.text)):
             # List numbering ("2. The change must...") is layout, not content: drop it.
             text = BULLET_RE.sub("", raw, count=1)
             if not text:
@@ -69,6 +70,17 @@ class PassageIndex:
         stems = [_stems(s) for s in sentences]
         title = frozenset(_stems(source.title)) if source.title else frozenset()
         return cls(source, sentences, stems, {x for st in stems for x in st} | title, scoped, title)
+
+
+def rows_as_prose(text: str) -> str:
+    """The text with each pipe table's rows read as the answer writer reads them ("Header: value; Header:
+    value"), one paragraph a row: a claim taken from a row is compared with that row, not with pipes and the
+    cells of its neighbours."""
+    parts = split_tables(text)
+    if len(parts) == 1 and isinstance(parts[0], str):
+        return text
+    return "\n\n".join(p if isinstance(p, str) else "\n\n".join(row_text(p.header, row) for row in p.rows)
+                       for p in parts)
 
 
 # A lead-in's condition ("When not set explicitly:", "If the flag is not given, …:") says when its items hold;

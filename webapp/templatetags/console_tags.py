@@ -43,9 +43,12 @@ def chunk_html(text: str) -> SafeString:
 
 
 def _table_html(table: Table) -> SafeString:
-    head = format_html_join("", "<th>{}</th>", ((cell,) for cell in table.header))
     body = format_html_join("", "<tr>{}</tr>", (
         (format_html_join("", "<td>{}</td>", ((cell,) for cell in row)),) for row in table.rows))
+    if not any(table.header):  # the source names no columns: no empty header row
+        return format_html('<div class="table-scroll"><table class="table chunk-table"><tbody>{}</tbody></table>'
+                           "</div>", body)
+    head = format_html_join("", "<th>{}</th>", ((cell,) for cell in table.header))
     return format_html('<div class="table-scroll"><table class="table chunk-table"><thead><tr>{}</tr></thead>'
                        "<tbody>{}</tbody></table></div>", head, body)
 

@@ -57,8 +57,17 @@ def run(items: list[dict], *, progress: bool = True, collection_ids: list[int] |
             "retrieved": [r["source"] for r in result.retrieved],
             "latency_ms": round(latency, 1),
             "evidence": result.evidence,
+            "self_check_flags": self_check_flags(result),
         })
     return outcomes
+
+
+def self_check_flags(result) -> list[str]:
+    """The claims the answer checker failed in the answer as first written (its first round). An offline
+    answer copies its sources, so each is a false flag of the checker, and it cost the answer a sentence."""
+    rounds = (result.verification or {}).get("rounds") or []
+    return [f"{f.get('verdict')}: {f.get('reason')} | {f.get('text')}" for f in (rounds[0].get("failing") or [])] \
+        if rounds and not result.refused else []
 
 
 def fact_places(item: dict, result) -> dict:
