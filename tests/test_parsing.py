@@ -342,3 +342,17 @@ def test_rst_table_without_a_rule_has_a_header_when_its_first_row_names_columns(
     (table,) = [b for b in parse_file(rst.encode(), "workers.rst").blocks if b.kind == "table"]
     assert table.rows[0] == header
     assert table.rows[-1] == ["%n", "worker1"]
+
+
+def test_sphinx_viewcode_links_are_not_part_of_an_api_signature() -> None:
+    # Sphinx's viewcode extension puts "[source]" after a signature and "[docs]" on the source page.
+    html = ('<html><body><h1>Coverage</h1><dl class="py class"><dt class="sig sig-object py" id="CoverageBuilder">'
+            '<em class="property">class </em><span class="sig-prename descclassname">sphinx.ext.coverage.</span>'
+            '<span class="sig-name descname">CoverageBuilder</span><a class="reference internal" '
+            'href="../_modules/sphinx/ext/coverage.html#CoverageBuilder"><span class="viewcode-link">[source]</span>'
+            '</a></dt><dd><p>To use this builder, activate the coverage extension in your configuration file.</p>'
+            '</dd></dl><p>Back <a class="viewcode-back" href="../coverage.html">[docs]</a> to the page.</p>'
+            '</body></html>')
+    text = all_text(parse_file(html.encode(), "coverage.html"))
+    assert "sphinx.ext.coverage.CoverageBuilder: To use this builder" in text
+    assert "[source]" not in text and "[docs]" not in text

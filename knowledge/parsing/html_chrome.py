@@ -28,6 +28,8 @@ _CHROME_TOKENS = {
     "versionswitch", "rst-versions", "nosearch", "tagline", "searchbar", "search", "headerlink", "mini-toc",
     "fancy_toc", "toc-title", "contents", "localtoc", "globaltoc", "md-sidebar", "md-header", "md-footer",
     "md-tabs", "wy-nav-side", "wy-nav-top", "bs-sidebar", "navhead", "navfoot", "sidebar-scrollbox",
+    # Sphinx viewcode's "[source]" link after an API signature, and its "[docs]" link back.
+    "viewcode-link", "viewcode-back",
 }
 _CHROME_PARTS = re.compile(
     r"(?:^|[-_ ])(sidebar|toc|breadcrumbs?|menu|nav|navbar|navigation|footer|pagination|pager)(?:$|[-_ ])")
