@@ -23,6 +23,8 @@ _RESIDUE = [
     ("md_heading", re.compile(r"(?:^|\n)#{1,6} ")),
     ("table_rule", re.compile(r"\|\s*:?-{3,}")),
     ("html_tag", re.compile(r"</?(?:a|p|div|span|code|em|strong|br|li|ul|ol|h[1-6]|table|td|tr|pre)\b[^>]*>")),
+    # a generator's link label left in the text ("CoverageBuilder[source]", "[edit on GitHub]")
+    ("link_label", re.compile(r"\[(?:source|docs|edit(?: on github)?|permalink|view source)\]", re.I)),
 ]
 
 

@@ -77,6 +77,8 @@ def test_markup_residue_reads_prose_not_quoted_code() -> None:
     assert markup_residue("Use .. note:: to add a note [1].") == ["rst_directive"]
     assert markup_residue("Use `.. note::` to add a note [1].") == []
     assert markup_residue("Run this [1]:\n```\n.. note:: hi\n```") == []
+    assert markup_residue("class sphinx.ext.coverage.CoverageBuilder[source]: To use this builder [1].") == \
+        ["link_label"]
 
 
 def test_a_directive_term_is_quoted_as_code_in_the_answer() -> None:
