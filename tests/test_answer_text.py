@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
-from knowledge.answering.compose import compose
+import dataclasses
+
+from knowledge.answering.compose import _what_it_continues, compose
 from knowledge.answering.extractive import Candidate
 from knowledge.answering.passages import SourcePassage
 from knowledge.answering.units import units_of, windows
@@ -304,3 +306,20 @@ def test_a_table_without_column_names_reads_each_row_as_a_term_and_its_value() -
     (table,) = [b for b in parse_file(rst.encode(), "intro.rst").blocks if b.kind == "table"]
     assert [u.text for u in units_of(table.text) if u.kind == "row"] == ["Pyramid: pyramid_celery",
                                                                         "Flask: not needed"]
+
+
+def test_a_bare_example_lead_in_comes_with_the_sentences_it_continues() -> None:
+    # SQLite's FAQ: "Example:" alone says nothing; the sentences before it say what the example shows.
+    text = ("The SQL standard specifies that single-quotes in strings are escaped by putting two single quotes in a "
+            "row. SQL works like the Pascal programming language in this regard. Example:\n\n"
+            "    INSERT INTO xyz VALUES('5 O''clock');\n\n(15) What is an SQLITE_SCHEMA error?")
+    code_first = [dataclasses.replace(c, score=2.0) if c.unit.kind == "code" else c for c in _candidates(text)]
+    answer, _ = compose(code_first)
+    assert answer.startswith("The SQL standard specifies that single-quotes in strings are escaped by putting two "
+                             "single quotes in a row [1]. SQL works like the Pascal programming language in this "
+                             "regard [1]. Example [1]:\n```\nINSERT INTO xyz")
+    # A file name before its code says what the code is: nothing is added before it.
+    named = _candidates("Register the functions in the factory.\n\nflaskr/db.py:\n\n    def init_app(app):\n"
+                        "        pass\n")
+    lead, code = (next(c for c in named if c.unit.kind == kind) for kind in ("lead", "code"))
+    assert _what_it_continues([lead, code], named) == [lead, code]

@@ -125,6 +125,37 @@ def _introduction(code: Candidate, candidates: list[Candidate]) -> Candidate | N
     return None
 
 
+# A lead-in too bare to say what follows: a few plain words ("Example:", "For example:", "Example usage:"), or
+# a relative clause hanging on the sentence before ("Which will give:"). A file name ("flaskr/db.py:") or a
+# sentence ("This is what the workflow looks like:") says what follows.
+_BARE_LEAD_WORDS = 3
+_PLAIN_WORD = re.compile(r"[A-Za-z]+\.?")
+
+
+def _what_it_continues(chosen: list[Candidate], candidates: list[Candidate]) -> list[Candidate]:
+    """An answer that opens with a bare lead-in gets the sentences that lead-in continues, first: the one or two
+    before it in its paragraph, else the last sentence of the paragraph before ("…through a pager." /
+    "Example:"). They say what the example is an example of, and often hold the asked fact."""
+    lead = chosen[0] if chosen else None
+    if lead is None or lead.unit.kind != "lead":
+        return chosen
+    words = lead.text.rstrip(":").split()
+    bare = len(words) <= _BARE_LEAD_WORDS and all(_PLAIN_WORD.fullmatch(w) for w in words)
+    if not words or not (bare or words[0].lower() == "which"):
+        return chosen
+    before = sorted((c for c in candidates if c.passage.n == lead.passage.n and c.position < lead.position
+                     and c.unit.kind in ("sentence", "item")), key=lambda c: c.position)
+    same = [c for c in before if c.unit.paragraph == lead.unit.paragraph][-2:]
+    if not same:
+        previous = [c for c in candidates if c.passage.n == lead.passage.n
+                    and c.unit.paragraph == lead.unit.paragraph - 1 and c.unit.kind != "window"]
+        same = [c for c in before if c.unit.paragraph == lead.unit.paragraph - 1][-1:]
+        if any(c.unit.kind == "code" for c in previous):
+            same = []  # "Which will give:" after a code block continues the code: nothing to add
+    same = [c for c in same if c.unit.quotable and not any(_overlaps(c, o) for o in chosen)]
+    return same + chosen
+
+
 def compose(candidates: list[Candidate], asks_for: list[str] | None = None) -> tuple[str, list[Candidate]]:
     """The best unit, then up to two more nearly as good, in reading order, each with its [n]; a
     lead-in brings the list or code it introduces, code comes with the sentence that introduces it,
@@ -137,13 +168,13 @@ def compose(candidates: list[Candidate], asks_for: list[str] | None = None) -> t
     if top.unit.kind == "lead":
         follow = _list_after(top, candidates)
         if follow:
-            chosen = [top] + follow
+            chosen = _what_it_continues([top] + follow, candidates)
             chosen += _next_steps(chosen, candidates) if how_to else []
             return render(chosen), chosen
     if top.unit.kind == "code":
         intro = _introduction(top, candidates)
         if intro is not None:
-            chosen = [intro, top]
+            chosen = _what_it_continues([intro, top], candidates)
             chosen += _next_steps(chosen, candidates) if how_to else []
             chosen = _with_a_statement(chosen, ranked, how_to)
             return render(chosen), chosen
@@ -152,7 +183,7 @@ def compose(candidates: list[Candidate], asks_for: list[str] | None = None) -> t
         return "", []
     best = quotable[0]
     if best.unit.kind == "window" and best.unit.parts[0].kind == "lead" and best.unit.parts[1].kind == "code":
-        chosen = _expand([best])
+        chosen = _what_it_continues(_expand([best]), candidates)
         chosen += _next_steps(chosen, candidates) if how_to else []
         chosen = _with_a_statement(chosen, ranked, how_to)
         return render(chosen), chosen
