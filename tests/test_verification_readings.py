@@ -287,3 +287,22 @@ def test_a_claim_from_a_table_row_is_read_against_that_row() -> None:
     assert verify_answer("Name: -b, --remote-branch; Description: The remote branch to commit to [1]. "
                          "This overrides the config; Default: gh-pages [1].", [source]).faithful
     assert not verify_answer("This overrides the config; Default: 42 [1].", [source]).faithful
+
+
+def test_a_claim_that_joins_two_rows_of_a_table_is_caught() -> None:
+    # MkDocs' gh-deploy options: each value in the claim is in the table, but not in the claimed option's row.
+    source = Source(1, "| Name | Description | Default |\n| --- | --- | --- |\n"
+                       "| -m, --message | A commit message to use when committing. | None |\n"
+                       "| -b, --remote-branch | The remote branch to commit to for GitHub Pages. | gh-pages |\n"
+                       "| -r, --remote-name | The remote name to push to. | origin |\n")
+    assert verify_answer("Name: -r, --remote-name; Description: The remote name to push to; Default: origin [1].",
+                         [source]).faithful
+    mixed = verify_answer("Name: -r, --remote-name; Description: The remote name to push to; Default: gh-pages [1].",
+                          [source])
+    assert not mixed.faithful and "table rows mixed" in mixed.claims[0].reason
+    assert not verify_answer("Name: -b, --remote-branch; Description: A commit message to use when committing [1].",
+                             [source]).faithful
+    # A table without column names pairs a term with its value.
+    integrations = Source(1, "| | |\n| --- | --- |\n| Pyramid | pyramid_celery |\n| Flask | not needed |\n")
+    assert verify_answer("Pyramid: pyramid_celery [1].", [integrations]).faithful
+    assert not verify_answer("Pyramid: not needed [1].", [integrations]).faithful

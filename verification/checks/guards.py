@@ -15,6 +15,7 @@ from .identifiers import URL_RE, IdentifierCheck, check_identifiers
 from .names import check_names
 from .numbers import check_numbers
 from .polarity import check_polarity
+from .rows import check_rows
 from .roles import check_roles
 from .support import PassageIndex, Support, decide, score_support
 from .types import Claim, Source, Thresholds, Verdict
@@ -199,6 +200,8 @@ def assess(claim_text: str, passages: list[PassageIndex], th: Thresholds,
     if role:
         checks["roles"] = f"{role.status}: {role.detail}"
 
+    rows = check_rows(claim_text, [p.source.text for p in passages])
+    checks["rows"] = f"{rows.status}: {rows.detail}"
     ctx = check_context(claim_text, [s for p in passages for s in p.sentences], th.context_window,
                         th.context_margin, th.context_min_rival)
     checks["context"] = f"{ctx.status}: {ctx.detail}"
@@ -212,6 +215,8 @@ def assess(claim_text: str, passages: list[PassageIndex], th: Thresholds,
         return Assessment("contradicted", f"number mismatch: {nums.detail}", evidence, src_n, checks, sup, True)
     if idents.status == "conflict":
         return Assessment("contradicted", f"identifier mismatch: {idents.detail}", evidence, src_n, checks, sup, True)
+    if rows.status == "conflict":
+        return Assessment("contradicted", f"table rows mixed: {rows.detail}", evidence, src_n, checks, sup, True)
     # Polarity and role checks only mean something when the claim is about the aligned text, and a
     # claim quoted word for word from its source cannot have flipped or swapped anything.
     # A table row rendered as "Field: value; Field: value" has no clauses to compare either.
