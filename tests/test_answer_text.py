@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import dataclasses
 
-from knowledge.answering.compose import _what_it_continues, compose
+from knowledge.answering.compose import _what_it_continues, compose, render
 from knowledge.answering.extractive import Candidate
 from knowledge.answering.passages import SourcePassage
 from knowledge.answering.units import units_of, windows
@@ -323,3 +323,16 @@ def test_a_bare_example_lead_in_comes_with_the_sentences_it_continues() -> None:
                         "        pass\n")
     lead, code = (next(c for c in named if c.unit.kind == kind) for kind in ("lead", "code"))
     assert _what_it_continues([lead, code], named) == [lead, code]
+
+
+def test_an_answer_never_ends_on_a_lead_in_whose_code_is_not_there() -> None:
+    # Click's docs: the passage ends on the lead-in; its example is in the next chunk.
+    text = ("If you want to use the pager for a lot of text, you can pass a generator instead of a string. "
+            "It shows the text page by page. Example:")
+    units = [c for c in _candidates(text) if c.unit.kind != "window"]
+    assert render(units) == ("If you want to use the pager for a lot of text, you can pass a generator instead of a "
+                             "string [1]. It shows the text page by page [1].")
+    stating = [c for c in units if c.unit.kind != "lead" or c.text != "Example:"]
+    stating[-1] = dataclasses.replace(stating[-1], unit=dataclasses.replace(stating[-1].unit, kind="lead",
+                                                                           text="It shows the text like this:"))
+    assert render(stating).endswith("It shows the text like this [1].")

@@ -132,6 +132,13 @@ _BARE_LEAD_WORDS = 3
 _PLAIN_WORD = re.compile(r"[A-Za-z]+\.?")
 
 
+def _bare_lead(lead: Candidate) -> bool:
+    """A lead-in of a few plain words ("Example:") or a relative clause on the sentence before ("Which will give:")."""
+    words = lead.text.rstrip(":").split()
+    return bool(words) and (len(words) <= _BARE_LEAD_WORDS and all(_PLAIN_WORD.fullmatch(w) for w in words)
+                            or words[0].lower() == "which")
+
+
 def _what_it_continues(chosen: list[Candidate], candidates: list[Candidate]) -> list[Candidate]:
     """An answer that opens with a bare lead-in gets the sentences that lead-in continues, first: the one or two
     before it in its paragraph, else the last sentence of the paragraph before ("…through a pager." /
@@ -139,9 +146,7 @@ def _what_it_continues(chosen: list[Candidate], candidates: list[Candidate]) -> 
     lead = chosen[0] if chosen else None
     if lead is None or lead.unit.kind != "lead":
         return chosen
-    words = lead.text.rstrip(":").split()
-    bare = len(words) <= _BARE_LEAD_WORDS and all(_PLAIN_WORD.fullmatch(w) for w in words)
-    if not words or not (bare or words[0].lower() == "which"):
+    if not _bare_lead(lead):
         return chosen
     before = sorted((c for c in candidates if c.passage.n == lead.passage.n and c.position < lead.position
                      and c.unit.kind in ("sentence", "item")), key=lambda c: c.position)
@@ -379,12 +384,24 @@ def _named_subject(candidate: Candidate, said: str) -> Candidate:
     return dataclasses.replace(candidate, unit=unit)
 
 
+def _without_a_dangling_lead(chosen: list[Candidate]) -> list[Candidate]:
+    """A lead-in that ends the answer (its passage ends on it; its list or code is in the next chunk) promises
+    what does not follow: bare ones ("Examples:") go, and one that states something ends as a sentence."""
+    out = list(chosen)
+    while len(out) > 1 and out[-1].unit.kind == "lead" and _bare_lead(out[-1]):
+        out.pop()
+    if out and out[-1].unit.kind == "lead":
+        text = out[-1].text.rstrip().removesuffix(":").rstrip() + "."
+        out[-1] = dataclasses.replace(out[-1], unit=dataclasses.replace(out[-1].unit, text=text, kind="sentence"))
+    return out
+
+
 def render(chosen: list[Candidate]) -> str:
     """Units with their markers: sentences run on, list items one per line, code as a fenced block
     (cited by the sentence that introduces it)."""
     parts: list[str] = []
     previous_term = ""
-    for candidate in chosen:
+    for candidate in _without_a_dangling_lead(chosen):
         candidate = _named_subject(candidate, "".join(parts))
         kind = candidate.unit.kind
         term = candidate.unit.term
