@@ -4,7 +4,8 @@ from __future__ import annotations
 
 import dataclasses
 
-from knowledge.answering.compose import _what_it_continues, compose, render
+from knowledge.answering.compose import _what_it_continues, compose
+from knowledge.answering.render import render
 from knowledge.answering.extractive import Candidate
 from knowledge.answering.passages import SourcePassage
 from knowledge.answering.units import units_of, windows

@@ -276,13 +276,17 @@ def test_a_number_is_backed_by_any_sentence_that_says_the_claim_as_well_as_the_b
     assert not verify_answer("- Fixed in 2.6.0 [1].\n- Fixed in 2.4.0 [1].", [source]).faithful
 
 
+# MkDocs' gh-deploy options, as the parsers write a table.
+GH_DEPLOY_OPTIONS = Source(1, "Options:\n\n| Name | Description | Default |\n| --- | --- | --- |\n"
+                              "| -m, --message | A commit message to use. Commit {sha} is available as an expansion. "
+                              "| None |\n| -b, --remote-branch | The remote branch to commit to. This overrides the "
+                              "config. | gh-pages |\n| -r, --remote-name | The remote name to push to. | origin |\n")
+
+
 def test_a_claim_from_a_table_row_is_read_against_that_row() -> None:
-    # MkDocs' option table: the writer reads a row as "Header: value; …" and may quote the second sentence of
-    # a cell with the cells after it; the checker reads the source's rows the same way, not as pipes.
-    source = Source(1, "Options:\n\n| Name | Description | Default |\n| --- | --- | --- |\n"
-                       "| -m, --message | A commit message to use. Commit {sha} is available as an expansion. "
-                       "| None |\n| -b, --remote-branch | The remote branch to commit to. This overrides the config. "
-                       "| gh-pages |\n")
+    # The writer reads a row as "Header: value; …" and may quote the second sentence of a cell with the cells
+    # after it; the checker reads the source's rows the same way, not as pipes.
+    source = GH_DEPLOY_OPTIONS
     assert verify_answer("Commit {sha} is available as an expansion; Default: None [1].", [source]).faithful
     assert verify_answer("Name: -b, --remote-branch; Description: The remote branch to commit to [1]. "
                          "This overrides the config; Default: gh-pages [1].", [source]).faithful
@@ -290,18 +294,14 @@ def test_a_claim_from_a_table_row_is_read_against_that_row() -> None:
 
 
 def test_a_claim_that_joins_two_rows_of_a_table_is_caught() -> None:
-    # MkDocs' gh-deploy options: each value in the claim is in the table, but not in the claimed option's row.
-    source = Source(1, "| Name | Description | Default |\n| --- | --- | --- |\n"
-                       "| -m, --message | A commit message to use when committing. | None |\n"
-                       "| -b, --remote-branch | The remote branch to commit to for GitHub Pages. | gh-pages |\n"
-                       "| -r, --remote-name | The remote name to push to. | origin |\n")
+    # Each value in the claim is in the table, but not in the claimed option's row.
+    source = GH_DEPLOY_OPTIONS
     assert verify_answer("Name: -r, --remote-name; Description: The remote name to push to; Default: origin [1].",
                          [source]).faithful
     mixed = verify_answer("Name: -r, --remote-name; Description: The remote name to push to; Default: gh-pages [1].",
                           [source])
     assert not mixed.faithful and "table rows mixed" in mixed.claims[0].reason
-    assert not verify_answer("Name: -b, --remote-branch; Description: A commit message to use when committing [1].",
-                             [source]).faithful
+    assert not verify_answer("Name: -b, --remote-branch; Description: A commit message to use [1].", [source]).faithful
     # A table without column names pairs a term with its value.
     integrations = Source(1, "| | |\n| --- | --- |\n| Pyramid | pyramid_celery |\n| Flask | not needed |\n")
     assert verify_answer("Pyramid: pyramid_celery [1].", [integrations]).faithful

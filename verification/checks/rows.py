@@ -12,11 +12,13 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
+from functools import lru_cache
 
 from textcore.tables import Table, split_tables
 
 _FIELD_SPLIT = re.compile(r";\s+")
 _FIELD = re.compile(r"^(?P<name>[^:;]{1,60}?):\s+(?P<value>\S.*)$")
+_SENTENCE_END = re.compile(r"(?<=[.!?])\s+(?=[A-Z])")
 _MARKER = re.compile(r"\s*\[\d+(?:\s*,\s*\d+)*\]")
 
 
@@ -43,10 +45,21 @@ def _fields(claim_text: str) -> list[tuple[str, str]]:
 
 
 def _row_fields(table: Table, row: list[str]) -> set[tuple[str, str]]:
-    """A row's (column, value) pairs; in a table without column names, (first cell, second cell)."""
+    """A row's (column, value) pairs, each sentence of a cell a value too; in a table without column names,
+    (first cell, second cell)."""
     if any(table.header):
-        return {(_norm(h), _norm(v)) for h, v in zip(table.header, row) if h and v}
+        # A cell of several sentences is quoted one sentence at a time too ("Description: A commit message to use").
+        return {(_norm(h), _norm(part)) for h, v in zip(table.header, row) if h and v
+                for part in [v, *_SENTENCE_END.split(v)]}
     return {(_norm(row[0]), _norm(row[1]))} if len(row) == 2 and all(row) else set()
+
+
+@lru_cache(maxsize=1024)
+def _tables(text: str) -> tuple[tuple[bool, tuple[frozenset[tuple[str, str]], ...]], ...]:
+    """Each table of a passage: whether it names its columns, and its rows' fields. Cached: every claim of an
+    answer reads the same passages."""
+    return tuple((any(t.header), tuple(frozenset(_row_fields(t, row)) for row in t.rows))
+                 for t in split_tables(text) if isinstance(t, Table))
 
 
 def check_rows(claim_text: str, source_texts: list[str]) -> RowCheck:
@@ -57,9 +70,8 @@ def check_rows(claim_text: str, source_texts: list[str]) -> RowCheck:
     if not fields:
         return RowCheck("n/a", "not a table row")
     for text in source_texts:
-        for table in (p for p in split_tables(text) if isinstance(p, Table)):
-            rows = [_row_fields(table, row) for row in table.rows]
-            if not any(table.header):
+        for named, rows in _tables(text):
+            if not named:
                 # Term and value: the term's own row must give the value another row gives.
                 terms = {t: v for row in rows for t, v in row}
                 for term, value in fields:
