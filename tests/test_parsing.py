@@ -356,3 +356,36 @@ def test_sphinx_viewcode_links_are_not_part_of_an_api_signature() -> None:
     text = all_text(parse_file(html.encode(), "coverage.html"))
     assert "sphinx.ext.coverage.CoverageBuilder: To use this builder" in text
     assert "[source]" not in text and "[docs]" not in text
+
+
+def _paragraph_kinds(text: str) -> list[tuple[bool, str]]:
+    """(is code, first line) of each paragraph of a block's text."""
+    from textcore.sentences import is_code_block, paragraphs
+    return [(is_code_block(text[a:b]), text[a:b].strip().split("\n")[0]) for a, b in paragraphs(text)]
+
+
+def test_html_code_block_inside_a_list_item_or_definition_is_a_paragraph_of_its_own() -> None:
+    # Sphinx puts a literal block inside the <li> or <dd> it belongs to; the items after it are text, not code.
+    html = ("<html><body><h1>Setup</h1><ul><li><p>Configure git.</p><div class='highlight'><pre>"
+            "$ git config --global user.name 'you'\n$ git config --global user.email 'you@x'\n</pre></div></li>"
+            "<li><p>Make sure you have an account.</p></li><li><p>Clone the repository.</p></li></ul>"
+            "<dl><dt>SERVER_NAME</dt><dd><p>The host and port.</p><div class='highlight'><pre>127.0.0.1 dev.local"
+            "</pre></div><p>Default: None</p></dd></dl></body></html>")
+    (block,) = parse_file(html.encode(), "setup.html").blocks
+    assert _paragraph_kinds(block.text) == [
+        (False, "- Configure git."), (True, "$ git config --global user.name 'you'"),
+        (False, "- Make sure you have an account."),
+        (False, "SERVER_NAME: The host and port."), (True, "127.0.0.1 dev.local"), (False, "Default: None"),
+    ]
+
+
+def test_rst_code_block_inside_a_list_item_or_definition_is_a_paragraph_of_its_own() -> None:
+    rst = ("Setup\n=====\n\n#. Configure git.\n\n   .. code-block:: sh\n\n      git config a\n      git config b\n\n"
+           "#. Make sure you have an account.\n#. Clone it.\n\nterm\n    Definition first.\n\n    ::\n\n"
+           "        code in the definition\n\n    Then more.\n")
+    (block,) = parse_file(rst.encode(), "setup.rst").blocks
+    assert _paragraph_kinds(block.text) == [
+        (False, "1. Configure git."), (True, "git config a"), (False, "2. Make sure you have an account."),
+        (False, "term: Definition first."), (True, "code in the definition"), (False, "Then more."),
+    ]
+    assert "git config a" not in block.text.split("\n")[0]

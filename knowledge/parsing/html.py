@@ -12,6 +12,8 @@ import warnings
 
 from bs4 import BeautifulSoup, NavigableString, Tag
 
+from textcore.sentences import is_code_block
+
 from .base import Block, IngestionError, ParsedDocument, label_row, slugify_heading, table_block
 from .html_chrome import content_root, is_permalink, strip_chrome
 
@@ -111,7 +113,9 @@ class _Walker:
             text = f"{self.lead}{sep}{text}"
             self.lead = ""
             joiner = "\n\n"  # a definition or admonition starts its own paragraph
-        if self.paragraphs and joiner == "\n":
+        # A list item's code block ends its paragraph: the items after it start a new one, or they would
+        # read as lines of code (and the code lines as sentences).
+        if self.paragraphs and joiner == "\n" and not is_code_block(self.paragraphs[-1]):
             self.paragraphs[-1] += "\n" + text
         else:
             self.paragraphs.append(text)

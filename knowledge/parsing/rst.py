@@ -17,6 +17,8 @@ from docutils import nodes
 from docutils.core import publish_doctree
 from docutils.parsers.rst import Directive, directives, roles
 
+from textcore.sentences import is_code_block
+
 from .base import Block, IngestionError, ParsedDocument, label_row, table_block
 
 __all__ = ["parse_rst"]
@@ -180,8 +182,27 @@ def _code(node) -> str:
     return "\n".join("    " + line if line.strip() else "" for line in node.astext().strip("\n").split("\n"))
 
 
-def _definition(term: str, body) -> str:
-    """'term: first paragraph' with the rest of the definition on following lines of one paragraph."""
+def _paragraphs(parts: list[str]) -> list[str]:
+    """Lines of text joined into paragraphs, each code block (indented four spaces) a paragraph of its own:
+    joined to the text around it, its lines would read as sentences and the text after it as code."""
+    out: list[str] = []
+    text: list[str] = []
+    for part in parts:
+        if is_code_block(part):
+            if text:
+                out.append("\n".join(text))
+                text = []
+            out.append(part)
+        else:
+            text.append(part)
+    if text:
+        out.append("\n".join(text))
+    return out
+
+
+def _definition(term: str, body) -> list[str]:
+    """'term: first paragraph' with the rest of the definition on following lines of one paragraph (a code
+    block in it a paragraph of its own)."""
     parts: list[str] = []
     for child in body.children:
         if isinstance(child, (nodes.literal_block, nodes.doctest_block)):
@@ -191,13 +212,32 @@ def _definition(term: str, body) -> str:
         elif isinstance(child, nodes.Element) and _text(child):
             parts.append(_text(child))
     if not parts:
-        return term
-    return "\n".join([f"{term}: {parts[0].lstrip()}"] + parts[1:])
+        return [term]
+    if is_code_block(parts[0]):
+        return _paragraphs([f"{term}:"] + parts)
+    return _paragraphs([f"{term}: {parts[0].lstrip()}"] + parts[1:])
 
 
-def _list_lines(node) -> list[str]:
+def _list_lines(node, depth: int = 0) -> list[str]:
+    """One line per item (a nested list's items indented under it), and each code block of an item a part
+    of its own, after the item's text."""
     ordered = isinstance(node, nodes.enumerated_list)
-    return [f"{f'{n}.' if ordered else '-'} {_text(item)}" for n, item in enumerate(node.children, start=1)]
+    out: list[str] = []
+    for n, item in enumerate(node.children, start=1):
+        marker = "  " * depth + (f"{n}." if ordered else "-")
+        text: list[str] = []
+        after: list[str] = []
+        for child in item.children:
+            if isinstance(child, (nodes.literal_block, nodes.doctest_block)):
+                after.append(_code(child))
+            elif isinstance(child, (nodes.bullet_list, nodes.enumerated_list)) and any(
+                    True for _ in child.findall(nodes.literal_block)):
+                after.extend(_list_lines(child, depth + 1))
+            elif isinstance(child, nodes.Element) and _text(child):
+                (after if after else text).append(_text(child))
+        out.append(f"{marker} {' '.join(text)}".rstrip())
+        out.extend(after)  # what follows an item's code block (its text reads as a paragraph of its own)
+    return out
 
 
 def _walk(node, sections: _Sections, level: int) -> None:
@@ -221,21 +261,21 @@ def _walk(node, sections: _Sections, level: int) -> None:
             sections.table([[_text(entry) for entry in row.children if isinstance(entry, nodes.entry)]
                             for row in rows], header=_has_header(child, rows))
         elif isinstance(child, (nodes.bullet_list, nodes.enumerated_list)):
-            sections.paragraphs.append("\n".join(_list_lines(child)))
+            sections.paragraphs.extend(_paragraphs(_list_lines(child)))
         elif isinstance(child, (nodes.literal_block, nodes.doctest_block)):
             sections.paragraphs.append(_code(child))
         elif isinstance(child, nodes.definition_list):
             for item in child.children:
                 terms = [_text(t) for t in item.children if isinstance(t, nodes.term)]
                 body = next((d for d in item.children if isinstance(d, nodes.definition)), None)
-                sections.paragraphs.append(_definition(", ".join(terms), body) if body is not None
-                                           else ", ".join(terms))
+                sections.paragraphs.extend(_definition(", ".join(terms), body) if body is not None
+                                           else [", ".join(terms)])
         elif isinstance(child, nodes.field_list):
             for field in child.children:
-                sections.paragraphs.append(_definition(_text(field[0]), field[1]))
+                sections.paragraphs.extend(_definition(_text(field[0]), field[1]))
         elif isinstance(child, nodes.option_list):
             for item in child.children:
-                sections.paragraphs.append(_definition(_text(item[0]), item[1]))
+                sections.paragraphs.extend(_definition(_text(item[0]), item[1]))
         elif isinstance(child, nodes.Admonition) and not isinstance(child, nodes.admonition):
             label = child.tagname.capitalize()
             first = child.next_node(nodes.paragraph)
