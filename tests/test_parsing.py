@@ -303,6 +303,28 @@ def test_a_rendered_man_page_has_no_word_broken_by_groffs_hyphen() -> None:
     assert "statx syscall variants." in text and "vari:" not in text
 
 
+def test_a_man_page_example_keeps_its_lines_as_code_and_prose_stays_prose() -> None:
+    # find(1): an example set deeper than the text around it; its lines must not run into one sentence.
+    page = (
+        "EXAMPLES\n"
+        "       \u2022      Search for files which are writable by either their owner or\n"
+        "              their group.\n\n"
+        "                  $ find . -perm /220\n"
+        "                  $ find . -perm /u+w,g+w\n\n"
+        "              All three of these commands do the same thing.\n\n"
+        "                  These indented lines are prose that the page happens to set\n"
+        "                  deeper than the text before them.\n"
+    )
+    (block,) = parse_file(page.encode(), "find-1.txt").blocks
+    assert _paragraph_kinds(block.text) == [
+        (False, "\u2022 Search for files which are writable by either their owner or their group."),
+        (True, "$ find . -perm /220"),
+        (False, "All three of these commands do the same thing."),
+        (False, "These indented lines are prose that the page happens to set deeper than the text before them."),
+    ]
+    assert "    $ find . -perm /220\n    $ find . -perm /u+w,g+w" in block.text
+
+
 @pytest.mark.parametrize("cells, rows, header", [
     # plain cells whose first row names the columns: that row is the header
     ([["URL", "Method"], ["/users/", "GET"]], [["URL", "Method"], ["/users/", "GET"]], True),
@@ -375,7 +397,7 @@ def test_html_code_block_inside_a_list_item_or_definition_is_a_paragraph_of_its_
     assert _paragraph_kinds(block.text) == [
         (False, "- Configure git."), (True, "$ git config --global user.name 'you'"),
         (False, "- Make sure you have an account."),
-        (False, "SERVER_NAME: The host and port."), (True, "127.0.0.1 dev.local"), (False, "Default: None"),
+        (False, "SERVER_NAME: The host and port."), (True, "127.0.0.1 dev.local"), (False, "SERVER_NAME: Default: None"),
     ]
 
 
@@ -386,6 +408,6 @@ def test_rst_code_block_inside_a_list_item_or_definition_is_a_paragraph_of_its_o
     (block,) = parse_file(rst.encode(), "setup.rst").blocks
     assert _paragraph_kinds(block.text) == [
         (False, "1. Configure git."), (True, "git config a"), (False, "2. Make sure you have an account."),
-        (False, "term: Definition first."), (True, "code in the definition"), (False, "Then more."),
+        (False, "term: Definition first."), (True, "code in the definition"), (False, "term: Then more."),
     ]
     assert "git config a" not in block.text.split("\n")[0]

@@ -94,6 +94,7 @@ class _Walker:
         self.paragraphs: list[str] = []
         self.inline: list[str] = []
         self.lead = ""  # a definition term or admonition title that opens the next paragraph
+        self.term = ""  # the term of the definition being walked
         self.flatten_tables = 0
         self.first_h1 = ""
 
@@ -114,9 +115,12 @@ class _Walker:
             self.lead = ""
             joiner = "\n\n"  # a definition or admonition starts its own paragraph
         # A list item's code block ends its paragraph: the items after it start a new one, or they would
-        # read as lines of code (and the code lines as sentences).
+        # read as lines of code (and the code lines as sentences). A definition's text after its code block
+        # keeps the term ("SERVER_NAME: Default: None").
         if self.paragraphs and joiner == "\n" and not is_code_block(self.paragraphs[-1]):
             self.paragraphs[-1] += "\n" + text
+        elif self.paragraphs and joiner == "\n" and self.term and not text.lower().startswith(self.term.lower()):
+            self.paragraphs.append(f"{self.term}{' ' if self.term.endswith(':') else ': '}{text}")
         else:
             self.paragraphs.append(text)
 
@@ -163,9 +167,11 @@ class _Walker:
                 continue
             self.lead = ", ".join(terms)
             terms = []
+            outer, self.term = self.term, self.lead
             # A definition's paragraphs stay together, so its later sentences keep their term.
             self.walk(child, depth, in_item=True)
             self.end_line(joiner="\n")
+            self.term = outer
             if self.lead:  # an empty definition: keep the term
                 self.paragraphs.append(self.lead)
                 self.lead = ""

@@ -214,8 +214,13 @@ def _definition(term: str, body) -> list[str]:
     if not parts:
         return [term]
     if is_code_block(parts[0]):
-        return _paragraphs([f"{term}:"] + parts)
-    return _paragraphs([f"{term}: {parts[0].lstrip()}"] + parts[1:])
+        out = _paragraphs([term if term.endswith(":") else f"{term}:"] + parts)
+    else:
+        out = _paragraphs([f"{term}: {parts[0].lstrip()}"] + parts[1:])
+    # Text after a code block keeps the term, as the definition's later sentences do ("term: Then more.").
+    sep = " " if term.endswith(":") else ": "
+    return [out[0]] + [p if is_code_block(p) or p.lower().startswith(term.lower()) else f"{term}{sep}{p}"
+                       for p in out[1:]]
 
 
 def _list_lines(node, depth: int = 0) -> list[str]:

@@ -10,6 +10,8 @@ from __future__ import annotations
 
 import re
 
+from textcore.sentences import is_code_block
+
 from .base import BREAK_HYPHENS, Block, IngestionError, ParsedDocument, github_slug
 
 __all__ = ["parse_plain_text", "unwrap"]
@@ -94,6 +96,37 @@ def _paragraph_items(lines: list[str]) -> list[str]:
     return [unwrap(item) for item in items]
 
 
+# A shell prompt opening a line of an example ("$ find . -perm -664", "# mount -a").
+_PROMPT = re.compile(r"^[$#%>] \S")
+# Columns set apart by spaces ("Cancel command prompt    q    Escape"); spaces after a sentence's end are not.
+_COLUMN_GAP = re.compile(r"[^\s.!?:;,]   +\S")
+# A man page's tagged paragraph on one line: a short tag, spaces, its description.
+_TAGGED = re.compile(r"^\S{1,16} {2,}\S")
+_BOX_DRAWING = re.compile(r"^[\u2500-\u257f]")
+# Four plain words in a row: a line of prose.
+_PROSE = re.compile(r"(?:\b[A-Za-z][a-z]+,?\s+){3}[A-Za-z][a-z]+\b")
+
+
+def _is_example(lines: list[str], indent_before: int | None) -> bool:
+    """A table laid out with spaces or box-drawing characters, or a paragraph set deeper than the text before it
+    that is no prose: an example or a listing (a man page's .EX/.nf block, a text file's indented code). Its
+    lines are kept as they are; unwrapped, they would run into one sentence ("$ find . -perm /220 $ find …")."""
+    bodies = [line.strip() for line in lines]
+    if _BOX_DRAWING.match(bodies[0]) or (len(bodies) >= 3 and all(_COLUMN_GAP.search(b) for b in bodies)):
+        return True  # a table laid out with spaces or box-drawing characters, at any depth
+    if indent_before is None or min(_indent(line) for line in lines) < indent_before + 3:
+        return False
+    if _LIST_MARKER.match(lines[0].strip()) or (len(lines) == 1 and _TAGGED.match(lines[0].strip())):
+        return False  # a list item, or a tagged entry ("123    if any invocation of the command …")
+    return any(_PROMPT.match(b) for b in bodies) or not any(_PROSE.search(b) for b in bodies)
+
+
+def _code_block(lines: list[str]) -> str:
+    """Lines as a code block: their common indentation replaced by four spaces."""
+    margin = min(_indent(line) for line in lines)
+    return "\n".join("    " + line[margin:] for line in lines)
+
+
 def _definition(lines: list[str]) -> tuple[str, str] | None:
     """(term, body) when a short first line is followed by lines indented deeper (an option entry)."""
     if len(lines) < 2:
@@ -117,18 +150,25 @@ def parse_plain_text(text: str, filename: str) -> ParsedDocument:
     sections = _Sections()
     first_heading = ""
     body_indent: int | None = None  # indentation of the open definition's body
+    last_indent: int | None = None  # indentation of the last line of the paragraph before
     i = 0
     paragraph: list[str] = []
 
     def close_paragraph() -> None:
-        nonlocal body_indent
+        nonlocal body_indent, last_indent
         if not paragraph:
             return
-        definition = _definition(paragraph)
-        if definition:
+        example = _is_example(paragraph, last_indent)
+        if not example:
+            last_indent = _indent(paragraph[-1])
+        definition = None if example else _definition(paragraph)
+        if example:
+            sections.paragraphs.append(_code_block(paragraph))
+        elif definition:
             sections.paragraphs.append(f"{definition[0]}: {definition[1]}")
             body_indent = _indent(paragraph[1])
-        elif body_indent is not None and _indent(paragraph[0]) >= body_indent and sections.paragraphs:
+        elif body_indent is not None and _indent(paragraph[0]) >= body_indent and sections.paragraphs \
+                and not is_code_block(sections.paragraphs[-1]):
             # A further paragraph of the open definition stays with its term.
             sections.paragraphs[-1] += "\n" + "\n".join(_paragraph_items(paragraph))
         else:
@@ -150,7 +190,7 @@ def parse_plain_text(text: str, filename: str) -> ParsedDocument:
             close_paragraph()
             sections.heading(_UNDERLINE_LEVEL.get(underline.group(1), 2), stripped)
             first_heading = first_heading or stripped
-            body_indent = None
+            body_indent = last_indent = None
             i += 2
             continue
         at_margin = _indent(line) == 0
@@ -165,7 +205,7 @@ def parse_plain_text(text: str, filename: str) -> ParsedDocument:
             close_paragraph()
             sections.heading(1, stripped)
             first_heading = first_heading or stripped
-            body_indent = None
+            body_indent = last_indent = None
             i += 1
             continue
         # A man page sub-heading: three spaces in, short, no final stop, right after a blank or heading.
@@ -173,7 +213,7 @@ def parse_plain_text(text: str, filename: str) -> ParsedDocument:
                 and not paragraph and nxt.strip() and _indent(nxt) > 3 and sections.stack:
             close_paragraph()
             sections.heading(2, stripped)
-            body_indent = None
+            body_indent = last_indent = None
             i += 1
             continue
         paragraph.append(line)
