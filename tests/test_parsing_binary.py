@@ -32,6 +32,10 @@ def _make_pdf(pages: list[list[str]], *, table: list[tuple[str, ...]] | None = N
                 pdf.set_font("Helvetica", style="B", size=15)
                 pdf.multi_cell(0, 9, line[2:], new_x="LMARGIN", new_y="NEXT")
                 pdf.set_font("Helvetica", size=11)
+            elif line.startswith("`"):  # code is set in a monospaced font
+                pdf.set_font("Courier", size=10)
+                pdf.multi_cell(0, 6, line[1:], new_x="LMARGIN", new_y="NEXT")
+                pdf.set_font("Helvetica", size=11)
             else:
                 pdf.multi_cell(0, 7, line, new_x="LMARGIN", new_y="NEXT")
             if (number, index) == table_at and table:
@@ -123,6 +127,19 @@ def test_pdf_pages_get_page_anchors_and_headings(multipage_pdf: bytes) -> None:
     by_page = {b.page: b for b in doc.blocks}
     assert "five business days" in by_page[1].text
     assert by_page[3].heading_path == ("Expense Policy", "Policy Exceptions")
+
+
+def test_pdf_lines_in_a_monospaced_font_are_a_code_block() -> None:
+    pdf = _make_pdf([["# Getting the source", "To retrieve the development tree, use the following command:",
+                      "`$ git clone https://example.org/nut.git", "`$ cd nut", "The configure script is not stored",
+                      "in the repository. Run the following script in the directory you checked out:",
+                      "`$ ./autogen.sh", "Then read the manual."]], title="Developer Guide")
+    texts = [block.text for block in parse_file(pdf, "guide.pdf").blocks]
+    assert texts == ["To retrieve the development tree, use the following command:",
+                     "    $ git clone https://example.org/nut.git\n    $ cd nut",
+                     "The configure script is not stored in the repository. Run the following script in the "
+                     "directory you checked out:",  # prose is still unwrapped
+                     "    $ ./autogen.sh", "Then read the manual."]
 
 
 def test_pdf_without_title_metadata_uses_filename() -> None:

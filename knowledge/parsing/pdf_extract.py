@@ -3,6 +3,7 @@ and second-opinion text from pdfplumber or pypdf when pdfium loses the spaces be
 
 from __future__ import annotations
 
+import ctypes
 import io
 import logging
 import re
@@ -24,6 +25,18 @@ class _Line:
     top: float | None = None
     size: float | None = None  # median font size of the line's characters, when known
     bold: bool = False
+    mono: bool = False  # set in a monospaced font: a line of code
+
+
+# Monospaced fonts as PDFs name them (Courier, Nimbus Mono, DejaVu Sans Mono, TeX's typewriter cmtt/lmtt,
+# Inconsolata, Consolas, Menlo); the font flags' fixed-pitch bit is seldom set by the programs that make PDFs.
+_MONO_FONT = re.compile(r"mono|nimbusmon|courier|typewriter|consol|menlo|inconsolata|(?:^|[+_-])(?:cm|lm|sf|ec)tt", re.I)
+# Share of a line's characters that must be monospaced: a word of code inside a sentence does not make code.
+_MONO_SHARE = 0.8
+
+
+def _mono(fonts: list[str]) -> bool:
+    return bool(fonts) and sum(1 for f in fonts if _MONO_FONT.search(f)) >= _MONO_SHARE * len(fonts)
 
 
 def _open_pdfium(data: bytes, filename: str) -> pdfium.PdfDocument:
@@ -101,22 +114,26 @@ def _pdfium_lines(textpage: pdfium.PdfTextPage) -> list[_Line]:
     """Lines of a page with their font size and weight (pdfium reports these per character)."""
     text = textpage.get_text_range()
     with_fonts = len(text) == textpage.count_chars()  # offsets only line up without surrogates
+    name, flags = ctypes.create_string_buffer(128), ctypes.c_int(0)
     lines: list[_Line] = []
     for match in re.finditer(r"([^\r\n]*)(\r\n|\r|\n|$)", text):
         if match.start() == match.end():
             break  # end of text
         line = match.group(1)
-        size, bold = None, False
+        size, bold, mono = None, False, False
         if with_fonts and line.strip():
-            sizes, weights = [], []
+            sizes, weights, fonts = [], [], []
             for i in range(match.start(1), match.end(1)):
                 if not text[i].isspace():
                     sizes.append(pdfium_raw.FPDFText_GetFontSize(textpage.raw, i))
                     weights.append(pdfium_raw.FPDFText_GetFontWeight(textpage.raw, i))
+                    pdfium_raw.FPDFText_GetFontInfo(textpage.raw, i, name, len(name), ctypes.byref(flags))
+                    fonts.append(name.value.decode("latin-1"))
             sizes.sort()
             size = round(sizes[len(sizes) // 2], 1)
             bold = sum(1 for w in weights if w >= 600) > len(weights) / 2
-        lines.append(_Line(line, size=size, bold=bold))
+            mono = _mono(fonts)
+        lines.append(_Line(line, size=size, bold=bold, mono=mono))
     return lines
 
 
@@ -156,5 +173,6 @@ def _tables_and_lines(plumber_page) -> tuple[list[tuple[float, list[list[str | N
             continue
         sizes = sorted(c.get("size", 0.0) for c in chars) or [0.0]
         bold = sum(1 for c in chars if "bold" in c.get("fontname", "").lower()) > len(chars) / 2
-        lines.append(_Line(line["text"], line["top"], round(sizes[len(sizes) // 2], 1) or None, bold))
+        lines.append(_Line(line["text"], line["top"], round(sizes[len(sizes) // 2], 1) or None, bold,
+                           _mono([c.get("fontname", "") for c in chars])))
     return [(bbox[1], rows) for bbox, rows in tables], lines

@@ -121,7 +121,18 @@ class _PageBuilder:
                 if not prev_ended and not caption:
                     self.open_block = len(self.blocks) - 1
 
+        code: list[str] = []
+
+        def flush_code() -> None:
+            # Lines set in a monospaced font are code: a block of their own, each line kept.
+            if code:
+                self.blocks.append(Block("text", "\n".join("    " + c for c in code), self.path, page=page_no,
+                                         anchor=f"page-{page_no}"))
+                code.clear()
+
         for position, (_, item) in enumerate(items):
+            if code and not (isinstance(item, _Line) and item.mono and _clean_line(item.text)):
+                flush_code()
             if not isinstance(item, _Line):
                 flush()
                 block = table_block(item, self.path, page=page_no, anchor=f"page-{page_no}")  # type: ignore[arg-type]
@@ -161,6 +172,14 @@ class _PageBuilder:
                 self.stack.append((level, line))
                 prev_ended = True
                 continue
+            # A lone monospaced word inside a sentence that wraps around it ("edit\nupsd.conf\nand …") is text.
+            if item.mono and (code or prev_ended or " " in line):
+                flush()
+                self.open_block = None  # a sentence does not go on across code
+                code.append(line)
+                prev_ended = True
+                continue
             pending.append(line)
             prev_ended = line[-1] in ".!?:;" or bool(_BULLET.match(line))
         flush()
+        flush_code()
