@@ -32,6 +32,10 @@ def _make_pdf(pages: list[list[str]], *, table: list[tuple[str, ...]] | None = N
                 pdf.set_font("Helvetica", style="B", size=15)
                 pdf.multi_cell(0, 9, line[2:], new_x="LMARGIN", new_y="NEXT")
                 pdf.set_font("Helvetica", size=11)
+            elif line.startswith("## "):  # a sub-heading set bold at the body's size
+                pdf.set_font("Helvetica", style="B", size=11)
+                pdf.multi_cell(0, 7, line[3:], new_x="LMARGIN", new_y="NEXT")
+                pdf.set_font("Helvetica", size=11)
             elif line.startswith("`"):  # code is set in a monospaced font
                 pdf.set_font("Courier", size=10)
                 pdf.multi_cell(0, 6, line[1:], new_x="LMARGIN", new_y="NEXT")
@@ -140,6 +144,19 @@ def test_pdf_lines_in_a_monospaced_font_are_a_code_block() -> None:
                      "The configure script is not stored in the repository. Run the following script in the "
                      "directory you checked out:",  # prose is still unwrapped
                      "    $ ./autogen.sh", "Then read the manual."]
+
+
+def test_pdf_bold_body_size_line_is_a_sub_heading_by_its_font_name() -> None:
+    # Core fonts carry no weight pdfium can report (0): "Helvetica-Bold" says it.
+    pdf = _make_pdf([["# 3 Adjusting Layouts", "Layouts can be adjusted in three ways.",
+                      "## 3.1 Initial Configuration", "Random initial placement can yield different layouts.",
+                      "## 3.2 Termination Threshold", "The solver stops when the energy falls below epsilon."]],
+                    title="Neato Guide")
+    blocks = parse_file(pdf, "neato.pdf").blocks
+    by_path = {block.heading_path[-1]: block.text for block in blocks}
+    assert by_path["3.1 Initial Configuration"] == "Random initial placement can yield different layouts."
+    assert by_path["3.2 Termination Threshold"] == "The solver stops when the energy falls below epsilon."
+    assert blocks[0].heading_path[-1] == "3 Adjusting Layouts"
 
 
 def test_pdf_without_title_metadata_uses_filename() -> None:

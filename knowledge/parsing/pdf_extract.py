@@ -35,6 +35,17 @@ _MONO_FONT = re.compile(r"mono|nimbusmon|courier|typewriter|consol|menlo|inconso
 _MONO_SHARE = 0.8
 
 
+# Bold fonts as PDFs name them ("Times-Bold", "NimbusSanL-Bold", Nimbus Roman's "NimbusRomNo9L-Medi"). The
+# weight pdfium reports is often missing (0, -1) or wrong (Times-Roman at 695), so a named font decides.
+_BOLD_FONT = re.compile(r"bold|black|heavy|demi|-medi(?:um)?(?:\b|ital|_)", re.I)
+
+
+def _bold(fonts: list[str], weights: list[int]) -> bool:
+    """Most of a line's characters are bold: by font name where the font is named, else by weight."""
+    votes = [bool(_BOLD_FONT.search(f)) if f else w >= 600 for f, w in zip(fonts, weights)]
+    return sum(votes) > len(votes) / 2
+
+
 def _mono(fonts: list[str]) -> bool:
     return bool(fonts) and sum(1 for f in fonts if _MONO_FONT.search(f)) >= _MONO_SHARE * len(fonts)
 
@@ -131,7 +142,7 @@ def _pdfium_lines(textpage: pdfium.PdfTextPage) -> list[_Line]:
                     fonts.append(name.value.decode("latin-1"))
             sizes.sort()
             size = round(sizes[len(sizes) // 2], 1)
-            bold = sum(1 for w in weights if w >= 600) > len(weights) / 2
+            bold = _bold(fonts, weights)
             mono = _mono(fonts)
         lines.append(_Line(line, size=size, bold=bold, mono=mono))
     return lines
@@ -172,7 +183,8 @@ def _tables_and_lines(plumber_page) -> tuple[list[tuple[float, list[list[str | N
         if chars and any(all(_inside(c, bbox) for c in chars) for bbox, _ in tables):
             continue
         sizes = sorted(c.get("size", 0.0) for c in chars) or [0.0]
-        bold = sum(1 for c in chars if "bold" in c.get("fontname", "").lower()) > len(chars) / 2
+        fonts = [c.get("fontname", "") for c in chars]
+        bold = _bold(fonts, [0] * len(fonts))
         lines.append(_Line(line["text"], line["top"], round(sizes[len(sizes) // 2], 1) or None, bold,
-                           _mono([c.get("fontname", "") for c in chars])))
+                           _mono(fonts)))
     return [(bbox[1], rows) for bbox, rows in tables], lines
