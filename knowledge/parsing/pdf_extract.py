@@ -30,7 +30,7 @@ class _Line:
 
 # Monospaced fonts as PDFs name them (Courier, Nimbus Mono, DejaVu Sans Mono, TeX's typewriter cmtt/lmtt,
 # Inconsolata, Consolas, Menlo); the font flags' fixed-pitch bit is seldom set by the programs that make PDFs.
-_MONO_FONT = re.compile(r"mono|nimbusmon|courier|typewriter|consol|menlo|inconsolata|(?:^|[+_-])(?:cm|lm|sf|ec)tt", re.I)
+_MONO_FONT = re.compile(r"mono|nimbusmon|courier|typewriter|consol|menlo|inconsolata|(?:^|[+_-])(?:cm|lm|sf|ec|tx)tt", re.I)
 # Share of a line's characters that must be monospaced: a word of code inside a sentence does not make code.
 _MONO_SHARE = 0.8
 
