@@ -411,3 +411,9 @@ def test_rst_code_block_inside_a_list_item_or_definition_is_a_paragraph_of_its_o
         (False, "term: Definition first."), (True, "code in the definition"), (False, "term: Then more."),
     ]
     assert "git config a" not in block.text.split("\n")[0]
+
+
+def test_rst_nested_list_items_are_lines_of_their_own() -> None:
+    rst = "Fields\n======\n\n- lockfileVersion\n\n  - 1: npm v5 and v6\n  - 2: npm v7 and v8\n\n- packages\n"
+    (block,) = parse_file(rst.encode(), "lock.rst").blocks
+    assert block.text == "- lockfileVersion\n  - 1: npm v5 and v6\n  - 2: npm v7 and v8\n- packages"

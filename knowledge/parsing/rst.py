@@ -224,8 +224,8 @@ def _definition(term: str, body) -> list[str]:
 
 
 def _list_lines(node, depth: int = 0) -> list[str]:
-    """One line per item (a nested list's items indented under it), and each code block of an item a part
-    of its own, after the item's text."""
+    """One line per item (a nested list's items indented under it, as the HTML parser writes them), and each
+    code block of an item a part of its own, after the item's text."""
     ordered = isinstance(node, nodes.enumerated_list)
     out: list[str] = []
     for n, item in enumerate(node.children, start=1):
@@ -235,9 +235,8 @@ def _list_lines(node, depth: int = 0) -> list[str]:
         for child in item.children:
             if isinstance(child, (nodes.literal_block, nodes.doctest_block)):
                 after.append(_code(child))
-            elif isinstance(child, (nodes.bullet_list, nodes.enumerated_list)) and any(
-                    True for _ in child.findall(nodes.literal_block)):
-                after.extend(_list_lines(child, depth + 1))
+            elif isinstance(child, (nodes.bullet_list, nodes.enumerated_list)):
+                after.extend(_list_lines(child, depth + 1))  # a nested list: its items on lines of their own
             elif isinstance(child, nodes.Element) and _text(child):
                 (after if after else text).append(_text(child))
         out.append(f"{marker} {' '.join(text)}".rstrip())
