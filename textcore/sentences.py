@@ -26,6 +26,11 @@ _END = re.compile(r"[.!?…]+[\"'”’)\]]*" + _MARKERS)
 _NEXT_START = re.compile(r"\s+[\"'“‘(\[*_]*([A-Z0-9À-Ý])")
 
 
+def code_block(lines: list[str]) -> str:
+    """Lines as a code block: each non-blank one indented four spaces (what `is_code_block` reads back)."""
+    return "\n".join("    " + line if line.strip() else "" for line in lines)
+
+
 def is_code_block(paragraph: str) -> bool:
     """Every non-empty line indented four spaces: a code block, kept whole."""
     lines = [line for line in paragraph.split("\n") if line.strip()]

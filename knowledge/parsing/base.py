@@ -63,6 +63,12 @@ BREAK_HYPHENS = ("\u00ad", "\u2010")
 _SLUG_STRIP = re.compile(r"[^a-z0-9]+")
 
 
+def with_term(term: str, text: str) -> str:
+    """A definition's text after its term: "term: text", or "term text" when the term already ends with a colon
+    or a dash (Sphinx's "`.. ifconfig::`", an admonition's "Note —")."""
+    return f"{term}{' ' if term.endswith((':', '—')) else ': '}{text}"
+
+
 def slugify_heading(text: str) -> str:
     """Turn a heading into a GitHub-style anchor slug ("Leave & PTO" -> "leave-pto")."""
     normalized = unicodedata.normalize("NFKD", text)

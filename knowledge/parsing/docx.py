@@ -7,6 +7,8 @@ import re
 import zipfile
 from collections.abc import Iterator
 
+from textcore.sentences import code_block
+
 from .base import Block, IngestionError, ParsedDocument, github_slug, table_block
 
 __all__ = ["parse_docx", "check_zip_safety"]
@@ -154,7 +156,7 @@ def parse_docx(data: bytes, filename: str) -> ParsedDocument:
         if style.lower() in _CODE_STYLES:
             lines = [line.rstrip() for line in paragraph.text.split("\n")]
             if any(line.strip() for line in lines):
-                pending.append("\n".join("    " + line if line.strip() else "" for line in lines))
+                pending.append(code_block(lines))
             continue
         text = " ".join(paragraph.text.split())
         if not text:

@@ -12,9 +12,9 @@ import warnings
 
 from bs4 import BeautifulSoup, NavigableString, Tag
 
-from textcore.sentences import is_code_block
+from textcore.sentences import code_block, is_code_block
 
-from .base import Block, IngestionError, ParsedDocument, label_row, slugify_heading, table_block
+from .base import Block, IngestionError, ParsedDocument, label_row, slugify_heading, table_block, with_term
 from .html_chrome import content_root, is_permalink, strip_chrome
 
 __all__ = ["parse_html"]
@@ -110,8 +110,7 @@ class _Walker:
         if not text:
             return
         if self.lead:
-            sep = " " if self.lead.endswith((":", "—")) else ": "
-            text = f"{self.lead}{sep}{text}"
+            text = with_term(self.lead, text)
             self.lead = ""
             joiner = "\n\n"  # a definition or admonition starts its own paragraph
         # A list item's code block ends its paragraph: the items after it start a new one, or they would
@@ -120,7 +119,7 @@ class _Walker:
         if self.paragraphs and joiner == "\n" and not is_code_block(self.paragraphs[-1]):
             self.paragraphs[-1] += "\n" + text
         elif self.paragraphs and joiner == "\n" and self.term and not text.lower().startswith(self.term.lower()):
-            self.paragraphs.append(f"{self.term}{' ' if self.term.endswith(':') else ': '}{text}")
+            self.paragraphs.append(with_term(self.term, text))
         else:
             self.paragraphs.append(text)
 
@@ -150,7 +149,7 @@ class _Walker:
         lines = [line.rstrip() for line in tag.get_text().strip("\n").split("\n")]
         if any(line.strip() for line in lines):
             # Indented four spaces: the chunker and the answer writer treat the block as code.
-            body = "\n".join("    " + line if line.strip() else "" for line in lines)
+            body = code_block(lines)
             if self.lead:
                 self.paragraphs.append(self.lead + ":")
                 self.lead = ""

@@ -6,6 +6,8 @@ import re
 
 from markdown_it import MarkdownIt
 
+from textcore.sentences import code_block
+
 from .base import Block, IngestionError, ParsedDocument, github_slug, table_block
 
 __all__ = ["parse_markdown", "split_front_matter"]
@@ -141,8 +143,7 @@ def parse_markdown(text: str, filename: str) -> ParsedDocument:
         elif kind in ("fence", "code_block"):
             code = tok.content.rstrip("\n")
             if code.strip():
-                builder.lines.append("\n".join("    " + line if line.strip() else ""
-                                               for line in code.split("\n")))
+                builder.lines.append(code_block(code.split("\n")))
                 in_list_paragraph = False
         elif kind == "html_block":
             stripped = re.sub(r"<[^>]+>", " ", tok.content)

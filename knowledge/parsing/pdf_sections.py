@@ -6,6 +6,8 @@ from __future__ import annotations
 import re
 from collections import Counter
 
+from textcore.sentences import code_block
+
 from .base import Block, table_block
 from .pdf_extract import _Line
 from .pdf_furniture import _DOT_LEADER, _PAGE_NUMBER, _is_contents_page, _is_running_title, _normal, _running_lines
@@ -126,7 +128,7 @@ class _PageBuilder:
         def flush_code() -> None:
             # Lines set in a monospaced font are code: a block of their own, each line kept.
             if code:
-                self.blocks.append(Block("text", "\n".join("    " + c for c in code), self.path, page=page_no,
+                self.blocks.append(Block("text", code_block(code), self.path, page=page_no,
                                          anchor=f"page-{page_no}"))
                 code.clear()
 

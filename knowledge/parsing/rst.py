@@ -17,9 +17,9 @@ from docutils import nodes
 from docutils.core import publish_doctree
 from docutils.parsers.rst import Directive, directives, roles
 
-from textcore.sentences import is_code_block
+from textcore.sentences import code_block, is_code_block
 
-from .base import Block, IngestionError, ParsedDocument, label_row, table_block
+from .base import Block, IngestionError, ParsedDocument, label_row, table_block, with_term
 
 __all__ = ["parse_rst"]
 
@@ -179,7 +179,7 @@ class _Sections:
 
 
 def _code(node) -> str:
-    return "\n".join("    " + line if line.strip() else "" for line in node.astext().strip("\n").split("\n"))
+    return code_block(node.astext().strip("\n").split("\n"))
 
 
 def _paragraphs(parts: list[str]) -> list[str]:
@@ -216,10 +216,9 @@ def _definition(term: str, body) -> list[str]:
     if is_code_block(parts[0]):
         out = _paragraphs([term if term.endswith(":") else f"{term}:"] + parts)
     else:
-        out = _paragraphs([f"{term}: {parts[0].lstrip()}"] + parts[1:])
+        out = _paragraphs([with_term(term, parts[0].lstrip())] + parts[1:])
     # Text after a code block keeps the term, as the definition's later sentences do ("term: Then more.").
-    sep = " " if term.endswith(":") else ": "
-    return [out[0]] + [p if is_code_block(p) or p.lower().startswith(term.lower()) else f"{term}{sep}{p}"
+    return [out[0]] + [p if is_code_block(p) or p.lower().startswith(term.lower()) else with_term(term, p)
                        for p in out[1:]]
 
 

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import re
 
-from textcore.sentences import is_code_block
+from textcore.sentences import code_block, is_code_block
 
 from .base import BREAK_HYPHENS, Block, IngestionError, ParsedDocument, github_slug
 
@@ -121,10 +121,10 @@ def _is_example(lines: list[str], indent_before: int | None) -> bool:
     return any(_PROMPT.match(b) for b in bodies) or not any(_PROSE.search(b) for b in bodies)
 
 
-def _code_block(lines: list[str]) -> str:
-    """Lines as a code block: their common indentation replaced by four spaces."""
+def _dedented(lines: list[str]) -> list[str]:
+    """Lines without their common indentation."""
     margin = min(_indent(line) for line in lines)
-    return "\n".join("    " + line[margin:] for line in lines)
+    return [line[margin:] for line in lines]
 
 
 def _definition(lines: list[str]) -> tuple[str, str] | None:
@@ -163,7 +163,7 @@ def parse_plain_text(text: str, filename: str) -> ParsedDocument:
             last_indent = _indent(paragraph[-1])
         definition = None if example else _definition(paragraph)
         if example:
-            sections.paragraphs.append(_code_block(paragraph))
+            sections.paragraphs.append(code_block(_dedented(paragraph)))
         elif definition:
             sections.paragraphs.append(f"{definition[0]}: {definition[1]}")
             body_indent = _indent(paragraph[1])

@@ -1,0 +1,125 @@
+"""Parsing the layout of real documentation: tables with and without a header row, code inside list items,
+definitions, man pages and generator chrome (Sphinx viewcode links), and nested lists."""
+
+from __future__ import annotations
+
+import pytest
+
+from knowledge.parsing import parse_file
+from tests.factories import all_text
+from textcore.sentences import is_code_block, paragraphs
+
+
+def _paragraph_kinds(text: str) -> list[tuple[bool, str]]:
+    """(is code, first line) of each paragraph of a block's text."""
+    return [(is_code_block(text[a:b]), text[a:b].strip().split("\n")[0]) for a, b in paragraphs(text)]
+
+
+def test_a_man_page_example_keeps_its_lines_as_code_and_prose_stays_prose() -> None:
+    # find(1): an example set deeper than the text around it; its lines must not run into one sentence.
+    page = (
+        "EXAMPLES\n"
+        "       \u2022      Search for files which are writable by either their owner or\n"
+        "              their group.\n\n"
+        "                  $ find . -perm /220\n"
+        "                  $ find . -perm /u+w,g+w\n\n"
+        "              All three of these commands do the same thing.\n\n"
+        "                  These indented lines are prose that the page happens to set\n"
+        "                  deeper than the text before them.\n"
+    )
+    (block,) = parse_file(page.encode(), "find-1.txt").blocks
+    assert _paragraph_kinds(block.text) == [
+        (False, "\u2022 Search for files which are writable by either their owner or their group."),
+        (True, "$ find . -perm /220"),
+        (False, "All three of these commands do the same thing."),
+        (False, "These indented lines are prose that the page happens to set deeper than the text before them."),
+    ]
+    assert "    $ find . -perm /220\n    $ find . -perm /u+w,g+w" in block.text
+
+
+@pytest.mark.parametrize("cells, rows, header", [
+    # plain cells whose first row names the columns: that row is the header
+    ([["URL", "Method"], ["/users/", "GET"]], [["URL", "Method"], ["/users/", "GET"]], True),
+    # a first row of data like the rest (SQLite's trigger table): no header, every row is data
+    ([["INSERT", "NEW references are valid"], ["DELETE", "OLD references are valid"]],
+     [["", ""], ["INSERT", "NEW references are valid"], ["DELETE", "OLD references are valid"]], False),
+    # a bold first column is no header either
+    ([["<b>?NNN</b>", "A question mark and a number"], ["<b>:AAAA</b>", "A colon and a name"]],
+     [["", ""], ["?NNN", "A question mark and a number"], [":AAAA", "A colon and a name"]], False),
+    # a bold first row over plain rows is
+    ([["<b>Exploit mitigation</b>", "<b>Since</b>"], ["Stack clashing protection", "1.20.0 (2017-08-31)"]],
+     [["Exploit mitigation", "Since"], ["Stack clashing protection", "1.20.0 (2017-08-31)"]], True),
+])
+def test_html_table_of_plain_cells_has_a_header_only_when_its_first_row_names_columns(cells, rows, header) -> None:
+    body = "".join("<tr>" + "".join(f"<td>{c}</td>" for c in row) + "</tr>" for row in cells)
+    doc = parse_file(f"<html><body><h1>T</h1><table>{body}</table></body></html>".encode(), "t.html")
+    (table,) = [b for b in doc.blocks if b.kind == "table"]
+    assert table.rows == rows
+    assert any(table.rows[0]) == header
+
+
+def test_rst_table_without_a_header_separator_has_no_header_row() -> None:
+    rst = "Frameworks\n==========\n\n+---------+----------------+\n| Pyramid | pyramid_celery |\n" \
+          "+---------+----------------+\n| Flask   | not needed     |\n+---------+----------------+\n"
+    (table,) = [b for b in parse_file(rst.encode(), "intro.rst").blocks if b.kind == "table"]
+    assert table.rows == [["", ""], ["Pyramid", "pyramid_celery"], ["Flask", "not needed"]]
+
+
+@pytest.mark.parametrize("first, header", [
+    ("| Variable | Result         |", ["Variable", "Result"]),          # column names without the rule
+    ("| **Event**| **Meaning**    |", ["Event", "Meaning"]),            # a bold first row
+    ("| %h       | worker1@%h     |", ["", ""]),                       # data
+])
+def test_rst_table_without_a_rule_has_a_header_when_its_first_row_names_columns(first, header) -> None:
+    rule = "+----------+----------------+"
+    rst = f"Names\n=====\n\n{rule}\n{first}\n{rule}\n| %n       | worker1        |\n{rule}\n"
+    (table,) = [b for b in parse_file(rst.encode(), "workers.rst").blocks if b.kind == "table"]
+    assert table.rows[0] == header
+    assert table.rows[-1] == ["%n", "worker1"]
+
+
+def test_sphinx_viewcode_links_are_not_part_of_an_api_signature() -> None:
+    # Sphinx's viewcode extension puts "[source]" after a signature and "[docs]" on the source page.
+    html = ('<html><body><h1>Coverage</h1><dl class="py class"><dt class="sig sig-object py" id="CoverageBuilder">'
+            '<em class="property">class </em><span class="sig-prename descclassname">sphinx.ext.coverage.</span>'
+            '<span class="sig-name descname">CoverageBuilder</span><a class="reference internal" '
+            'href="../_modules/sphinx/ext/coverage.html#CoverageBuilder"><span class="viewcode-link">[source]</span>'
+            '</a></dt><dd><p>To use this builder, activate the coverage extension in your configuration file.</p>'
+            '</dd></dl><p>Back <a class="viewcode-back" href="../coverage.html">[docs]</a> to the page.</p>'
+            '</body></html>')
+    text = all_text(parse_file(html.encode(), "coverage.html"))
+    assert "sphinx.ext.coverage.CoverageBuilder: To use this builder" in text
+    assert "[source]" not in text and "[docs]" not in text
+
+
+def test_html_code_block_inside_a_list_item_or_definition_is_a_paragraph_of_its_own() -> None:
+    # Sphinx puts a literal block inside the <li> or <dd> it belongs to; the items after it are text, not code.
+    html = ("<html><body><h1>Setup</h1><ul><li><p>Configure git.</p><div class='highlight'><pre>"
+            "$ git config --global user.name 'you'\n$ git config --global user.email 'you@x'\n</pre></div></li>"
+            "<li><p>Make sure you have an account.</p></li><li><p>Clone the repository.</p></li></ul>"
+            "<dl><dt>SERVER_NAME</dt><dd><p>The host and port.</p><div class='highlight'><pre>127.0.0.1 dev.local"
+            "</pre></div><p>Default: None</p></dd></dl></body></html>")
+    (block,) = parse_file(html.encode(), "setup.html").blocks
+    assert _paragraph_kinds(block.text) == [
+        (False, "- Configure git."), (True, "$ git config --global user.name 'you'"),
+        (False, "- Make sure you have an account."),
+        (False, "SERVER_NAME: The host and port."), (True, "127.0.0.1 dev.local"), (False, "SERVER_NAME: Default: None"),
+    ]
+
+
+def test_rst_code_block_inside_a_list_item_or_definition_is_a_paragraph_of_its_own() -> None:
+    rst = ("Setup\n=====\n\n#. Configure git.\n\n   .. code-block:: sh\n\n      git config a\n      git config b\n\n"
+           "#. Make sure you have an account.\n#. Clone it.\n\nterm\n    Definition first.\n\n    ::\n\n"
+           "        code in the definition\n\n    Then more.\n")
+    (block,) = parse_file(rst.encode(), "setup.rst").blocks
+    assert _paragraph_kinds(block.text) == [
+        (False, "1. Configure git."), (True, "git config a"), (False, "2. Make sure you have an account."),
+        (False, "term: Definition first."), (True, "code in the definition"), (False, "term: Then more."),
+    ]
+    assert "git config a" not in block.text.split("\n")[0]
+
+
+def test_rst_nested_list_items_are_lines_of_their_own() -> None:
+    rst = "Fields\n======\n\n- lockfileVersion\n\n  - 1: npm v5 and v6\n  - 2: npm v7 and v8\n\n- packages\n"
+    (block,) = parse_file(rst.encode(), "lock.rst").blocks
+    assert block.text == "- lockfileVersion\n  - 1: npm v5 and v6\n  - 2: npm v7 and v8\n- packages"
