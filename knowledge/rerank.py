@@ -1,7 +1,10 @@
 """Reranking behind a seam. The default needs no model: BM25 and idf-weighted term coverage computed
-from the chunks' own tsvectors (so stemming matches PostgreSQL's), blended with the dense cosine."""
+from the chunks' own tsvectors (so stemming matches PostgreSQL's), blended with the dense cosine and with
+what each hit's document holds among the candidates."""
 
 from __future__ import annotations
+
+import math
 
 from dataclasses import dataclass
 from typing import Protocol
@@ -68,6 +71,38 @@ def rerank_features(lexemes: list[str], hit: Hit, stats: TermStats) -> dict[str,
     }
 
 
+def pool_features(lexemes: list[str], hits: list[Hit], stats: TermStats) -> list[dict[str, float]]:
+    """What a hit's document says as a whole among the candidates: the idf-weighted share of the question's
+    lexemes that the document's candidate chunks hold together, how many candidates it has (log share of the
+    pool), its best dense cosine, and whether this hit is the document's best by cosine. A question whose
+    words spread over several sections of one document is about that document, even where another
+    document's single chunk matches a few of them better."""
+    terms = list(dict.fromkeys(lexemes))
+    idf = {term: stats.idf(term) for term in terms}
+    total = sum(idf.values()) or 1.0
+    by_document: dict[int, list[Hit]] = {}
+    for hit in hits:
+        by_document.setdefault(hit.document_id, []).append(hit)
+    summary: dict[int, tuple[float, float, float]] = {}
+    for document, members in by_document.items():
+        held = set().union(*(parse_tsvector(h.search_vector) for h in members))
+        summary[document] = (sum(idf[t] for t in terms if t in held) / total,
+                             math.log1p(len(members)) / math.log1p(len(hits)),
+                             max(h.dense for h in members))
+    out = []
+    for hit in hits:
+        coverage, count, best_dense = summary[hit.document_id]
+        out.append({"doc_coverage": coverage, "doc_count": count, "doc_dense_max": _dense_scaled(best_dense),
+                    "doc_best_dense": 1.0 if hit.dense >= best_dense else 0.0})
+    return out
+
+
+def all_features(lexemes: list[str], hits: list[Hit], stats: TermStats) -> list[dict[str, float]]:
+    """Each hit's own rerank features and its document's (`pool_features`), in the order of `hits`."""
+    return [{**rerank_features(lexemes, hit, stats), **pooled}
+            for hit, pooled in zip(hits, pool_features(lexemes, hits, stats))]
+
+
 class LexicalReranker:
     """The offline default: a logistic blend of lexical coverage, BM25, dense cosine and exact identifiers,
     with weights fitted on the dev split (knowledge/fitted.py)."""
@@ -75,8 +110,8 @@ class LexicalReranker:
     name = "lexical"
 
     def rerank(self, question: str, lexemes: list[str], hits: list[Hit], stats: TermStats) -> list[Hit]:
-        for hit in hits:
-            hit.features.update(rerank_features(lexemes, hit, stats))
+        for hit, features in zip(hits, all_features(lexemes, hits, stats)):
+            hit.features.update(features)
             hit.score = probability(fitted.RERANK, hit.features)
         return sorted(hits, key=lambda h: h.score, reverse=True)
 

@@ -31,7 +31,8 @@ os.environ.setdefault("DJANGO_SETTINGS_MODULE", "webapp.settings")
 from knowledge.evaluation import folded  # noqa: E402
 from fitcv import cv_probabilities, document_of, fit_confidence, fit_groups, load, top_unit_l2  # noqa: E402  (scripts/ is on sys.path when run)
 
-RERANK_FEATURES = ["coverage", "bm25", "heading", "dense", "identifier", "lexical_rank", "dense_rank"]
+RERANK_FEATURES = ["coverage", "bm25", "heading", "dense", "identifier", "lexical_rank", "dense_rank",
+                   "doc_coverage", "doc_count", "doc_dense_max", "doc_best_dense"]
 REFUSAL_FEATURES = ["best_unit_dense", "top_score", "coverage", "answer_coverage", "focus_coverage", "best_unit",
                     "missing_idf",
                     "missing_unseen", "missing_identifier", "fact_missing", "dense_top", "question_terms",
@@ -81,9 +82,10 @@ def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("sets", nargs="+", help="QUESTIONS.jsonl:COLLECTION (dev sets only)")
     parser.add_argument("--write", action="store_true", help="write knowledge/fitted.py")
-    parser.add_argument("--only", choices=["refusal", "confidence"],
-                        help="refit only this model (refusal: refusal and then confidence); the others keep their "
-                             "values in knowledge/fitted.py")
+    parser.add_argument("--only", choices=["rerank", "refusal", "confidence"],
+                        help="refit only this model and the ones that read its output (rerank: rerank, refusal and "
+                             "confidence; refusal: refusal and confidence); the others keep their values in "
+                             "knowledge/fitted.py")
     args = parser.parse_args()
 
     import django
@@ -94,13 +96,13 @@ def main() -> int:
     from knowledge.answering import evidence as evidence_mod
     from knowledge.answering.passages import build_passages
     from knowledge.answering.service import AskOptions, answer_question
-    from knowledge.rerank import rerank_features
+    from knowledge.rerank import all_features
     from knowledge.scoring import fit_logistic, logit, probability
 
     def ranked_passages(candidates, stats):
         """The passages the answer path would build from these hits under the current rerank weights."""
-        for hit in candidates.hits:
-            hit.features.update(rerank_features(candidates.lexemes, hit, stats))
+        for hit, features in zip(candidates.hits, all_features(candidates.lexemes, candidates.hits, stats)):
+            hit.features.update(features)
             hit.score = probability(fitted.RERANK, hit.features)
         hits = sorted(candidates.hits, key=lambda h: h.score, reverse=True)
         return build_passages(hits[:8], limit=5)
@@ -121,12 +123,12 @@ def main() -> int:
     keys = [document_of(item, collection) for item, collection in items]
     print(f"cross-validation: 5 folds by document ({len(set(keys))} documents)", file=sys.stderr)
 
-    if args.only != "refusal":  # the rerank and unit models keep their fitted values otherwise
+    if args.only in (None, "rerank"):  # the rerank model keeps its fitted values otherwise
         # 1. Rerank.
         groups, labels = [], []
         for (item, _), (query, _, candidates, stats, _) in zip(items, retrieved):
             expected = set(item.get("expected_sources") or [])
-            rows = [rerank_features(candidates.lexemes, hit, stats) for hit in candidates.hits]
+            rows = all_features(candidates.lexemes, candidates.hits, stats)
             groups.append(rows)
             labels.append([1.0 if hit.citation_source in expected else 0.0 for hit in candidates.hits])
         # Listwise: what matters is the order of one question's candidates (5-fold CV chunk MRR on the 641 dev
@@ -140,6 +142,7 @@ def main() -> int:
                 mrr.append(next(1 / (i + 1) for i, (_, y) in enumerate(ranked) if y))
         print(f"rerank: chunk-level MRR (5-fold CV) {sum(mrr) / len(mrr):.3f} on {len(mrr)} questions", file=sys.stderr)
 
+    if args.only is None:  # the unit models keep their fitted values under --only
         # 2. Units.
         unit_groups, unit_labels, unit_index = [], [], []
         for i, ((item, _), (query, _, candidates, stats, _)) in enumerate(zip(items, retrieved)):

@@ -102,3 +102,27 @@ def test_the_question_may_name_the_file_the_answer_says_back() -> None:
     answer = "In setup.py, include_package_data is set so the static and templates directories get included [1]."
     assert verify_answer(answer, [source], question="Why does setup.py set include_package_data?").faithful
     assert not verify_answer(answer, [source], question="Why is include_package_data set?").faithful
+
+
+
+COOKIES = Source(1, (
+    "SESSION_TTL: If session.persistent is true, the cookie expires this number of seconds in the future. "
+    "Can either be a datetime.timedelta or an int.\n"
+    "The default cookie implementation checks that the signature is not older than this value.\n"
+    "Default: timedelta(days=31) (2678400 seconds)\n\n"
+    "REFRESH_EACH_REQUEST: Whether the cookie is sent with every response when session.persistent is true.\n"
+    "Default: True\n\n"
+    "FILE_MAX_AGE: When serving files, set the cache control max age to this number of seconds. Can be a "
+    "datetime.timedelta or an int. Override it per file with get_max_age() on the application.\n"
+    "Default: None"), title="Session settings")
+
+
+def test_a_later_sentence_of_a_definition_shown_with_its_term_is_a_quote() -> None:
+    # Answers show a definition's later sentence with its term in front (knowledge.answering.units). The term
+    # and the sentence both stand in the source, in that order: nothing in it took another entity's place,
+    # though the words around datetime.timedelta there are nearer session.persistent than the term.
+    report = verify_answer("SESSION_TTL: Can either be a datetime.timedelta or an int [1].", [COOKIES])
+    assert report.faithful, report.claims[0].reason
+    # The sentence must be the source's: a term put before a changed sentence is no quote.
+    report = verify_answer("SESSION_TTL: Cannot be a datetime.timedelta or an int [1].", [COOKIES])
+    assert not report.faithful

@@ -101,14 +101,27 @@ class Assessment:
     hard: bool = False
 
 
+# At most this many words before a colon make a definition's term (as knowledge.answering.units reads them).
+_TERM_MAX_WORDS = 8
+
+
 def _words_only(text: str) -> str:
     """Lower-case words and digits separated by single spaces (punctuation and layout dropped)."""
     return " " + " ".join(re.findall(r"[a-z0-9]+", text.lower().replace("’", "'"))) + " "
 
 
 def _quoted(claim_text: str, source_text: str) -> bool:
-    """True when the claim's words occur in the source in the same order, word for word."""
-    return _words_only(claim_text) in _words_only(source_text)
+    """True when the claim's words occur in the source in the same order, word for word. A later sentence of
+    a definition shown with its term in front ("PERMANENT_SESSION_LIFETIME: Can either be …", as answers show
+    it) is quoted when the term and, after it, the sentence are."""
+    source = _words_only(source_text)
+    if _words_only(claim_text) in source:
+        return True
+    term, colon, body = claim_text.partition(": ")
+    if not colon or not 0 < len(term.split()) <= _TERM_MAX_WORDS:
+        return False
+    at = source.find(_words_only(term))
+    return at >= 0 and _words_only(body) in source[at:]
 
 
 def _ranked_sentences(sup: Support, passages: list[PassageIndex]) -> list[str]:
