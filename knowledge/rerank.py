@@ -5,6 +5,8 @@ what each hit's document holds among the candidates."""
 from __future__ import annotations
 
 import math
+from functools import lru_cache
+from types import MappingProxyType
 
 from dataclasses import dataclass
 from typing import Protocol
@@ -16,6 +18,13 @@ from knowledge.retrieval import Hit
 
 BM25_K1 = 1.2
 BM25_B = 0.75
+
+
+@lru_cache(maxsize=8192)
+def _counts(search_vector: str) -> MappingProxyType:
+    """A chunk's parsed tsvector, read-only and parsed once: the own and the document features both read it,
+    and the same chunks come back for question after question."""
+    return MappingProxyType(parse_tsvector(search_vector))
 
 
 class Reranker(Protocol):
@@ -40,7 +49,7 @@ def lexical_features(lexemes: list[str], hit: Hit, stats: TermStats) -> LexicalF
     terms = list(dict.fromkeys(lexemes))
     if not terms:
         return LexicalFeatures(0.0, 0.0, 0.0)
-    counts = parse_tsvector(hit.search_vector)
+    counts = _counts(hit.search_vector)
     length = sum(count for count, _ in counts.values()) or 1
     idf = {term: stats.idf(term) for term in terms}
     total_idf = sum(idf.values()) or 1.0
@@ -85,7 +94,7 @@ def pool_features(lexemes: list[str], hits: list[Hit], stats: TermStats) -> list
         by_document.setdefault(hit.document_id, []).append(hit)
     summary: dict[int, tuple[float, float, float]] = {}
     for document, members in by_document.items():
-        held = set().union(*(parse_tsvector(h.search_vector) for h in members))
+        held = set().union(*(_counts(h.search_vector) for h in members))
         summary[document] = (sum(idf[t] for t in terms if t in held) / total,
                              math.log1p(len(members)) / math.log1p(len(hits)),
                              max(h.dense for h in members))
