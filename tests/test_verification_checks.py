@@ -145,6 +145,10 @@ IDENTIFIER_CASES = [
     ("channel", "Ask in #it-help.", "post in #it-help", "pass"),
     ("plain words", "Ask your manager.", "Your manager approves.", "n/a"),
     ("ordinary hyphenation", "It is a full-time role.", "Full-time roles only.", "n/a"),
+    ("member named bare", "Wrap it in app.request_context(...).", "use request_context() in a with block", "pass"),
+    ("member of a class", "Page.is_draft() tells.", "is_draft() -> bool: True for a draft", "pass"),
+    ("member of another object", "Call Page.is_draft().", "Post.is_draft() -> bool: True for a draft", "conflict"),
+    ("another member", "Wrap it in app.test_context(...).", "use request_context() in a with block", "missing"),
 ]
 
 

@@ -40,6 +40,14 @@ def appears(ident: Identifier, passage: str) -> bool:
     # ("app.config.update(FOO_BAR='baz')").
     if needle.endswith("()") and re.search(rf"(?<![A-Za-z0-9_.]){re.escape(needle[:-2])}\(", hay, flags):
         return True
+    # A qualified member ("app.test_request_context(...)", "File.is_documentation_page()") is the one the
+    # passage names without its qualifier ("test_request_context()", "is_documentation_page() -> bool"), as
+    # API references title their entries; a member qualified there by something else is not.
+    member = _MEMBER.fullmatch(needle)
+    if member and ("_" in member.group(1) or member.group(2)):
+        name = re.escape(member.group(1))
+        if re.search(rf"(?<![A-Za-z0-9_.]){name}" + (r"\(" if member.group(2) else r"(?![A-Za-z0-9_])"), hay, flags):
+            return True
     # An option written with a placeholder for its number ("-T#", "--threads=N") stands for every value:
     # "-T0" and "--threads=4" are that option.
     if needle.startswith("-") and re.search(r"\d", needle):
@@ -57,6 +65,7 @@ def appears(ident: Identifier, passage: str) -> bool:
     return bool(glued) and re.search(rf"\.{re.escape(glued.group(1))}(?![A-Za-z0-9_])", hay, flags) is not None
 
 
+_MEMBER = re.compile(r"[A-Za-z_]\w*(?:\.[A-Za-z_]\w*)*\.([A-Za-z_]\w*)(\((?:\.\.\.|…)?\))?")
 _GLUED = re.compile(r"[a-z]+(?:-[a-z]+)*\.([A-Za-z][\w.-]*)")
 
 
