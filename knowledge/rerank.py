@@ -5,10 +5,9 @@ what each hit's document holds among the candidates."""
 from __future__ import annotations
 
 import math
+from dataclasses import dataclass
 from functools import lru_cache
 from types import MappingProxyType
-
-from dataclasses import dataclass
 from typing import Protocol
 
 from knowledge import fitted

@@ -26,6 +26,11 @@ _END = re.compile(r"[.!?…]+[\"'”’)\]]*" + _MARKERS)
 _NEXT_START = re.compile(r"\s+[\"'“‘(\[*_]*([A-Z0-9À-Ý])")
 
 
+# At most this many words before a colon make a definition's term ("SESSION_COOKIE_NAME: …"): the answer path
+# shows a definition's later sentences with it in front, and the checker reads that form back as a quote.
+TERM_MAX_WORDS = 8
+
+
 def code_block(lines: list[str]) -> str:
     """Lines as a code block: each non-blank one indented four spaces (what `is_code_block` reads back)."""
     return "\n".join("    " + line if line.strip() else "" for line in lines)

@@ -12,7 +12,7 @@ import re
 from dataclasses import dataclass
 
 from textcore.injection import addresses_assistant
-from textcore.sentences import LIST_ITEM, is_code_block, paragraphs, sentence_spans
+from textcore.sentences import LIST_ITEM, TERM_MAX_WORDS, is_code_block, paragraphs, sentence_spans
 from textcore.tables import row_text, split_row
 
 _TABLE_SEPARATOR = re.compile(r"^\|?\s*:?-{2,}")
@@ -21,7 +21,6 @@ _VERSION_NOTE = re.compile(r"^(?:new|added|changed|deprecated|removed)\s+(?:in|s
 _CAPTION = re.compile(r"^(?:figure|fig\.|table|listing|example)\s+[\dA-Z][\d.]*[:.]", re.I)
 # "term: definition" as the parsers write definition lists, option lists and admonitions.
 _TERM = re.compile(r"^(?P<term>[^:\n]{1,80}?):[ \t]+(?=\S)")
-_TERM_MAX_WORDS = 8
 # The type note after an option's name ("sidebarwidth (int or str)"): left out when the name is repeated.
 _TYPE_NOTE = re.compile(r"\s*\([^()]*\)\s*$")
 _WORD = re.compile(r"[A-Za-z0-9]")
@@ -82,7 +81,7 @@ def units_of(text: str) -> list[Unit]:
             continue
         term_match = _TERM.match(block.strip())
         term = term_match.group("term").strip() if term_match else ""
-        if len(term.split()) > _TERM_MAX_WORDS or LIST_ITEM.match(block.strip()):
+        if len(term.split()) > TERM_MAX_WORDS or LIST_ITEM.match(block.strip()):
             term = ""  # a sentence with a colon, or a list whose first item names its own term: no definition
         spans = sentence_spans(block)
         # A list item that defines its own term ("- sidebarwidth (int or str): Width of the sidebar …") owns
@@ -95,7 +94,7 @@ def units_of(text: str) -> list[Unit]:
             if item:
                 own = _TERM.match(body)
                 named = _TYPE_NOTE.sub("", own.group("term")).strip() if own else ""
-                item_term = named if len(named.split()) <= _TERM_MAX_WORDS else ""
+                item_term = named if len(named.split()) <= TERM_MAX_WORDS else ""
             if not body or addresses_assistant(body):
                 continue  # an order to the assistant inside a document is data, never an answer
             unit_term = item_term or term

@@ -9,6 +9,7 @@ from urllib.parse import urlsplit
 import numpy as np
 
 from textcore.markers import SPACED_MARKER_RE, marker_numbers
+from textcore.sentences import TERM_MAX_WORDS
 
 from .context import check_context
 from .identifiers import URL_RE, IdentifierCheck, check_identifiers
@@ -101,10 +102,6 @@ class Assessment:
     hard: bool = False
 
 
-# At most this many words before a colon make a definition's term (as knowledge.answering.units reads them).
-_TERM_MAX_WORDS = 8
-
-
 def _words_only(text: str) -> str:
     """Lower-case words and digits separated by single spaces (punctuation and layout dropped)."""
     return " " + " ".join(re.findall(r"[a-z0-9]+", text.lower().replace("’", "'"))) + " "
@@ -118,7 +115,7 @@ def _quoted(claim_text: str, source_text: str) -> bool:
     if _words_only(claim_text) in source:
         return True
     term, colon, body = claim_text.partition(": ")
-    if not colon or not 0 < len(term.split()) <= _TERM_MAX_WORDS:
+    if not colon or not 0 < len(term.split()) <= TERM_MAX_WORDS:
         return False
     at = source.find(_words_only(term))
     return at >= 0 and _words_only(body) in source[at:]
