@@ -123,3 +123,17 @@ def test_rst_nested_list_items_are_lines_of_their_own() -> None:
     rst = "Fields\n======\n\n- lockfileVersion\n\n  - 1: npm v5 and v6\n  - 2: npm v7 and v8\n\n- packages\n"
     (block,) = parse_file(rst.encode(), "lock.rst").blocks
     assert block.text == "- lockfileVersion\n  - 1: npm v5 and v6\n  - 2: npm v7 and v8\n- packages"
+
+
+def test_rst_directive_options_are_options_not_the_directive_argument() -> None:
+    """A Sphinx directive's options (":sorted:", ":type: int", ":columns: 2") are read as options: the glossary
+    keeps one "term: definition" per entry, an object description's term is its name, a list stays a list."""
+    rst = ("Words\n=====\n\n.. glossary::\n    :sorted:\n\n    spool\n        A queue of jobs kept on disk.\n\n"
+           "    drain\n        Finish the jobs in hand and take no new ones.\n\n"
+           ".. attribute:: spool_size\n    :type: int\n\n    The most jobs a spool holds.\n\n"
+           ".. hlist::\n    :columns: 2\n\n    - printers\n    - plotters\n")
+    (block,) = parse_file(rst.encode(), "words.rst").blocks
+    assert block.text.split("\n\n") == [
+        "spool: A queue of jobs kept on disk.", "drain: Finish the jobs in hand and take no new ones.",
+        "spool_size: The most jobs a spool holds.", "- printers\n- plotters",
+    ]

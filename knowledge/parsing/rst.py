@@ -60,6 +60,12 @@ class _AnyOptions(dict):
     def __missing__(self, key):
         return directives.unchanged
 
+    def __bool__(self) -> bool:
+        # docutils reads a directive's options (":sorted:", ":type: int") only when its option spec is
+        # truthy; with an empty one they were read as the directive's argument, and the term of a glossary
+        # or an object description became ":sorted:" over the whole glossary run together.
+        return True
+
 
 class _SphinxDirective(Directive):
     """Stands in for a directive docutils does not know, rendering it by what it evidently is."""
