@@ -137,3 +137,18 @@ def test_rst_directive_options_are_options_not_the_directive_argument() -> None:
         "spool: A queue of jobs kept on disk.", "drain: Finish the jobs in hand and take no new ones.",
         "spool_size: The most jobs a spool holds.", "- printers\n- plotters",
     ]
+
+
+def test_rst_class_description_keeps_its_name_and_its_members_are_definitions_of_their_own() -> None:
+    """In Sphinx sources ".. class:: Name(args)" describes a class (docutils' own "class" directive would drop the
+    name); the methods and attributes described inside it are paragraphs of their own, each with its term, and
+    a note inside one keeps its label."""
+    rst = ("Queues\n======\n\n.. class:: Spool(path, size=10)\n\n   A queue of jobs kept on disk.\n\n"
+           "   .. method:: put(job, block=True)\n\n      Put *job* into the spool.  Blocks when full.\n\n"
+           "      .. note:: Not thread safe.\n\n   .. attribute:: maxsize\n\n      The most jobs the spool holds.\n")
+    (block,) = parse_file(rst.encode(), "queues.rst").blocks
+    assert block.text.split("\n\n") == [
+        "Spool(path, size=10): A queue of jobs kept on disk.",
+        "put(job, block=True): Put job into the spool. Blocks when full.\nNote: Not thread safe.",
+        "maxsize: The most jobs the spool holds.",
+    ]

@@ -33,6 +33,9 @@ _CODE = {"code-block", "sourcecode", "productionlist", "doctest", "testcode", "t
 _VERSIONS = {"versionadded": "New in version", "versionchanged": "Changed in version",
              "deprecated": "Deprecated since version", "versionremoved": "Removed in version"}
 _LABELS = {"seealso": "See also", "admonition": ""}
+# Directives docutils has under a name Sphinx uses for something else: in Sphinx sources ".. class:: Spool(path)"
+# describes a class (docutils' own "class" only sets an HTML class on what follows, and drops the name).
+_SPHINX_MEANING = {"class"}
 
 
 def role_text(text: str) -> str:
@@ -126,6 +129,8 @@ def _install_fallbacks() -> None:
         return (found, messages) if found is not None else (_generic_role, [])
 
     def directive(directive_name, language_module, document):
+        if directive_name in _SPHINX_MEANING:
+            return _SphinxDirective, []
         found, messages = original_directive(directive_name, language_module, document)
         return (found, messages) if found is not None else (_SphinxDirective, [])
 
@@ -208,24 +213,48 @@ def _paragraphs(parts: list[str]) -> list[str]:
 
 def _definition(term: str, body) -> list[str]:
     """'term: first paragraph' with the rest of the definition on following lines of one paragraph (a code
-    block in it a paragraph of its own)."""
+    block in it a paragraph of its own). Definitions nested in it (a class's methods and attributes) follow
+    as paragraphs of their own, each with its own term."""
     parts: list[str] = []
-    for child in body.children:
+    nested: list[str] = []
+    for child in _unwrapped(body.children):
         if isinstance(child, (nodes.literal_block, nodes.doctest_block)):
             parts.append(_code(child))
         elif isinstance(child, (nodes.bullet_list, nodes.enumerated_list)):
             parts.extend(_list_lines(child))
+        elif isinstance(child, nodes.definition_list):
+            for item in child.children:
+                nested.extend(_definition_item(item))
+        elif isinstance(child, nodes.Admonition) and not isinstance(child, nodes.admonition) and _text(child):
+            parts.append(f"{child.tagname.capitalize()}: {_text(child)}")
         elif isinstance(child, nodes.Element) and _text(child):
             parts.append(_text(child))
     if not parts:
-        return [term]
+        return [term] + nested
     if is_code_block(parts[0]):
         out = _paragraphs([term if term.endswith(":") else f"{term}:"] + parts)
     else:
         out = _paragraphs([with_term(term, parts[0].lstrip())] + parts[1:])
     # Text after a code block keeps the term, as the definition's later sentences do ("term: Then more.").
     return [out[0]] + [p if is_code_block(p) or p.lower().startswith(term.lower()) else with_term(term, p)
-                       for p in out[1:]]
+                       for p in out[1:]] + nested
+
+
+def _unwrapped(children):
+    """Children with the plain containers a directive leaves (".. only::", a version note's wrapper) opened up,
+    so that a definition list inside one is still read as definitions."""
+    for child in children:
+        if isinstance(child, nodes.container) and child.next_node(nodes.definition_list) is not None:
+            yield from _unwrapped(child.children)
+        else:
+            yield child
+
+
+def _definition_item(item) -> list[str]:
+    """The paragraphs of one definition list item: its terms (joined) and its definition."""
+    terms = [_text(t) for t in item.children if isinstance(t, nodes.term)]
+    body = next((d for d in item.children if isinstance(d, nodes.definition)), None)
+    return _definition(", ".join(terms), body) if body is not None else [", ".join(terms)]
 
 
 def _list_lines(node, depth: int = 0) -> list[str]:
@@ -275,10 +304,7 @@ def _walk(node, sections: _Sections, level: int) -> None:
             sections.paragraphs.append(_code(child))
         elif isinstance(child, nodes.definition_list):
             for item in child.children:
-                terms = [_text(t) for t in item.children if isinstance(t, nodes.term)]
-                body = next((d for d in item.children if isinstance(d, nodes.definition)), None)
-                sections.paragraphs.extend(_definition(", ".join(terms), body) if body is not None
-                                           else [", ".join(terms)])
+                sections.paragraphs.extend(_definition_item(item))
         elif isinstance(child, nodes.field_list):
             for field in child.children:
                 sections.paragraphs.extend(_definition(_text(field[0]), field[1]))
