@@ -152,3 +152,18 @@ def test_rst_class_description_keeps_its_name_and_its_members_are_definitions_of
         "put(job, block=True): Put job into the spool. Blocks when full.\nNote: Not thread safe.",
         "maxsize: The most jobs the spool holds.",
     ]
+
+
+def test_txt_file_written_in_rest_is_read_as_rest_and_plain_text_stays_plain() -> None:
+    """Sphinx projects often keep their sources as .txt: such a file is read as reStructuredText (no roles,
+    directives or literal quotes left in the text, headings from its underlines); a plain .txt whose headings are
+    underlined but that has no reST markup is read as plain text."""
+    rest = ("=============\nUsing spools\n=============\n\n.. module:: spoolkit.spools\n\n"
+            "Enabling spools\n===============\n\nSet :setting:`SPOOL_ENGINE` to ``\"spoolkit.db\"``:\n\n"
+            ".. code-block:: python\n\n    SPOOL_ENGINE = \"spoolkit.db\"\n")
+    (block,) = parse_file(rest.encode(), "spools.txt").blocks
+    assert block.heading_path == ("Using spools", "Enabling spools")
+    assert block.text == 'Set SPOOL_ENGINE to "spoolkit.db":\n\n    SPOOL_ENGINE = "spoolkit.db"'
+    plain = "PRINTERS\n\nAdding a printer\n----------------\nOpen Self Service: run \"Add Printers\".\n"
+    (block,) = parse_file(plain.encode(), "printers.txt").blocks
+    assert "Open Self Service" in block.text and ":" in block.text

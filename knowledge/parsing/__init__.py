@@ -110,10 +110,11 @@ def parse_file(data: bytes, filename: str, *, max_bytes: int | None = None) -> P
         from .markdown import parse_markdown
 
         return parse_markdown(text, name)
-    if ext == ".rst":
-        from .rst import parse_rst
+    if ext == ".rst" or ext == ".txt":
+        from .rst import looks_like_rst, parse_rst
 
-        parsed = parse_rst(text, name)
+        # A .txt file in reStructuredText (Sphinx sources are often kept as .txt) is read as such.
+        parsed = parse_rst(text, name) if ext == ".rst" or looks_like_rst(text) else None
         if parsed is not None:
             parsed.title = parsed.title or os.path.splitext(name)[0]
             return parsed

@@ -21,7 +21,7 @@ from textcore.sentences import code_block, is_code_block
 
 from .base import Block, IngestionError, ParsedDocument, label_row, table_block, with_term
 
-__all__ = ["parse_rst"]
+__all__ = ["looks_like_rst", "parse_rst"]
 
 log = logging.getLogger(__name__)
 
@@ -288,7 +288,12 @@ def _walk(node, sections: _Sections, level: int) -> None:
             sections.flush()
             while sections.stack and sections.stack[-1][0] >= level:
                 sections.stack.pop()  # leaving a section: its heading no longer applies
-        elif isinstance(child, (nodes.title, nodes.subtitle, nodes.system_message, nodes.comment,
+        elif isinstance(child, nodes.subtitle) and isinstance(child.parent, nodes.document):
+            # docutils makes the title of a document's only section its subtitle and hoists that section's
+            # text to the document: the text after it is still that section's.
+            text = _text(child)
+            sections.heading(level, text, nodes.make_id(text) if text else "")
+        elif isinstance(child, (nodes.title, nodes.system_message, nodes.comment,
                                 nodes.substitution_definition, nodes.target, nodes.docinfo, nodes.raw,
                                 nodes.problematic)):
             continue
@@ -323,6 +328,24 @@ def _walk(node, sections: _Sections, level: int) -> None:
             _walk(child, sections, level)  # containers: admonitions, block quotes, generic directives
         elif isinstance(child, nodes.Element) and _text(child):
             sections.paragraphs.append(_text(child))
+
+
+_DIRECTIVE_LINE = re.compile(r"^\.\. [A-Za-z][\w:-]*::", re.M)
+_ROLE = re.compile(r"(?<![\w`]):[a-z][\w:+.-]*:`[^`\n]+`")
+_UNDERLINED = re.compile(r"^(\S[^\n]*)\n([=\-~^\"'`#*+])\2{2,}[ \t]*$", re.M)
+# A .txt file is read as reStructuredText when it has this much of its markup: directives and roles together,
+# or one of them under an underlined heading. Plain text with underlined headings alone stays plain text.
+_RST_MARKS = 3
+
+
+def looks_like_rst(text: str) -> bool:
+    """A text file written in reStructuredText (Sphinx projects keep their sources as .txt too): directives
+    (".. code-block::") and roles (":setting:`DEBUG`") that plain-text reading would leave in the answers."""
+    marks = len(_DIRECTIVE_LINE.findall(text)) + len(_ROLE.findall(text))
+    if marks >= _RST_MARKS:
+        return True
+    headed = any(len(m.group(0).split("\n")[1].strip()) >= len(m.group(1).strip()) for m in _UNDERLINED.finditer(text))
+    return marks >= 1 and headed
 
 
 def parse_rst(text: str, filename: str) -> ParsedDocument | None:
