@@ -167,3 +167,25 @@ def test_txt_file_written_in_rest_is_read_as_rest_and_plain_text_stays_plain() -
     plain = "PRINTERS\n\nAdding a printer\n----------------\nOpen Self Service: run \"Add Printers\".\n"
     (block,) = parse_file(plain.encode(), "printers.txt").blocks
     assert "Open Self Service" in block.text and ":" in block.text
+
+
+def test_myst_markdown_directives_roles_and_targets_are_read_not_left_as_markup() -> None:
+    """MyST pages (the Markdown of Sphinx projects): a note fence is a labelled paragraph, not code; a code-block
+    fence is code; an option fence is "term: definition"; a table of contents and autodoc are dropped; roles
+    show their text; "(label)=" targets go; a code span that only looks like a role stays as it is."""
+    md = ("# Basics\n\n(usage)=\n## Usage\n\nSee {doc}`the style <style/index>` and {ref}`config`.\n"
+          "The key is `${pkg.name}@{pkg.version}` here.\n\n"
+          "```{note}\nUsing `--check` exits with code 1.\n```\n\n"
+          "```{code-block} toml\n:caption: pyproject.toml\n\n[tool.spool]\nline-length = 88\n```\n\n"
+          ":::{warning}\nSpool is in beta.\n:::\n\n"
+          "```{toctree}\n:hidden:\n\nusage\n```\n\n"
+          "````{option} --fast\n```{versionadded} 22.1\n```\nSkip the safety checks.\n````\n")
+    (block,) = parse_file(md.encode(), "basics.md").blocks
+    assert block.heading_path == ("Basics", "Usage")
+    assert block.text.split("\n\n") == [
+        "See the style and config. The key is ${pkg.name}@{pkg.version} here.",
+        "Note: Using --check exits with code 1.",
+        "    [tool.spool]\n    line-length = 88",
+        "Warning: Spool is in beta.",
+        "--fast: New in version 22.1. Skip the safety checks.",
+    ]

@@ -1,4 +1,5 @@
-"""Markdown parsing with markdown-it-py: front matter, headings, lists, code and pipe tables."""
+"""Markdown parsing with markdown-it-py: front matter, headings, lists, code and pipe tables (MyST pages read
+through knowledge/parsing/myst.py first)."""
 
 from __future__ import annotations
 
@@ -9,6 +10,7 @@ from markdown_it import MarkdownIt
 from textcore.sentences import code_block
 
 from .base import Block, IngestionError, ParsedDocument, github_slug, table_block
+from .myst import myst_to_markdown
 
 __all__ = ["parse_markdown", "split_front_matter"]
 
@@ -92,7 +94,7 @@ class _Builder:
 def parse_markdown(text: str, filename: str) -> ParsedDocument:
     """Parse Markdown text into heading-scoped blocks; front matter goes to metadata."""
     fields, body = split_front_matter(text)
-    tokens = MarkdownIt("commonmark").enable("table").parse(body)
+    tokens = MarkdownIt("commonmark").enable("table").parse(myst_to_markdown(body))
     builder = _Builder()
     list_stack: list[list] = []  # [kind, counter] per open list
     item_fresh: list[bool] = []  # whether the current list item has not printed its marker yet
