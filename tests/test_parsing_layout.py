@@ -189,3 +189,19 @@ def test_myst_markdown_directives_roles_and_targets_are_read_not_left_as_markup(
         "Warning: Spool is in beta.",
         "--fast: New in version 22.1. Skip the safety checks.",
     ]
+
+
+def test_asciidoc_manual_page_keeps_its_name_section_from_the_header() -> None:
+    """AsciiDoc writes a manual page's NAME section in <div id="header">, before <div id="content">: it is
+    content ("spool-drain - Finish the jobs in hand"), the footer is not."""
+    html = ('<html><head><meta name="generator" content="AsciiDoc 10.2.0"></head><body class="manpage">'
+            '<div id="header"><h1>spool-drain(1) Manual Page</h1><h2>NAME</h2><div class="sectionbody">'
+            '<p>spool-drain - Finish the jobs in hand</p></div></div><div id="content"><div class="sect1">'
+            '<h2 id="_options">OPTIONS</h2><div class="sectionbody"><div class="dlist"><dl>'
+            '<dt class="hdlist1">-n</dt><dt class="hdlist1">--dry-run</dt><dd><p>Show what would be drained.</p>'
+            '</dd></dl></div></div></div><div id="footer"><div id="footer-text">Last updated 2023-08-21</div>'
+            '</div></div></body></html>')
+    blocks = parse_file(html.encode(), "spool-drain.html").blocks
+    assert [(b.heading_path[-1], b.text) for b in blocks] == [
+        ("NAME", "spool-drain - Finish the jobs in hand"), ("OPTIONS", "-n, --dry-run: Show what would be drained."),
+    ]

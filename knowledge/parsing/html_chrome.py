@@ -119,8 +119,17 @@ def content_root(soup: BeautifulSoup) -> Tag:
         candidate = soup.select_one(selector)
         # A content div that holds only a sliver of the page is a widget, not the content.
         if isinstance(candidate, Tag) and len(candidate.get_text(" ", strip=True)) > 0.3 * total:
-            return candidate
+            return _with_manpage_header(candidate)
     return body
+
+
+def _with_manpage_header(root: Tag) -> Tag:
+    """AsciiDoc writes a manual page's title and its NAME section ("git-commit - Record changes to the
+    repository") in <div id="header"> before <div id="content">: the two together are the content."""
+    header = root.find_previous_sibling("div", id="header") if root.get("id") == "content" else None
+    if header is not None and header.find("h2") is not None and isinstance(root.parent, Tag):
+        return root.parent
+    return root
 
 
 def strip_chrome(soup: BeautifulSoup, root: Tag) -> None:
