@@ -205,3 +205,14 @@ def test_asciidoc_manual_page_keeps_its_name_section_from_the_header() -> None:
     assert [(b.heading_path[-1], b.text) for b in blocks] == [
         ("NAME", "spool-drain - Finish the jobs in hand"), ("OPTIONS", "-n, --dry-run: Show what would be drained."),
     ]
+
+
+def test_rest_label_directives_keep_their_argument_and_pep_roles_read_as_sphinx_shows_them() -> None:
+    """".. seealso:: Module :mod:`zipfile`" and ".. availability:: Unix." say what they say in their argument;
+    :pep:`8` and MyST's {pep}`8` read "PEP 8"."""
+    rst = ("Spools\n======\n\nSee :pep:`8`.\n\n.. availability:: Unix, not WASI.\n\n"
+           ".. seealso:: Module :mod:`zipfile`\n")
+    (block,) = parse_file(rst.encode(), "spools.rst").blocks
+    assert block.text.split("\n\n") == ["See PEP 8.", "Availability: Unix, not WASI.", "See also: Module zipfile"]
+    (block,) = parse_file("# Spools\n\nSee {pep}`8` and {rfc}`2616`.\n".encode(), "spools.md").blocks
+    assert block.text == "See PEP 8 and RFC 2616."

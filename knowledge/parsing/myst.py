@@ -18,7 +18,9 @@ __all__ = ["myst_to_markdown"]
 _OPEN = re.compile(r"^(?P<indent>[ \t]*)(?P<fence>`{3,}|~{3,}|:{3,})\{(?P<name>[A-Za-z][\w:.+-]*)\}[ \t]*(?P<arg>.*?)\s*$")
 _ROLE = re.compile(r"(?<![\w$])\{[A-Za-z][\w:.+-]*\}`([^`\n]+)`")
 # A role, or an inline code span (left as it is: "`${package.version}`" holds no role).
-_ROLE_OR_CODE = re.compile(r"(?<![\w$])\{[A-Za-z][\w:.+-]*\}`(?P<role>[^`\n]+)`|(?P<ticks>`+)[^`\n].*?(?P=ticks)")
+_ROLE_OR_CODE = re.compile(r"(?<![\w$])\{(?P<name>[A-Za-z][\w:.+-]*)\}`(?P<role>[^`\n]+)`|(?P<ticks>`+)[^`\n].*?(?P=ticks)")
+# Roles shown with a prefix: {pep}`8` is "PEP 8".
+_PREFIXED = {"pep": "PEP", "rfc": "RFC"}
 _TARGET = re.compile(r"^[ \t]*\([^()\s][^()]*\)=[ \t]*$")
 _COMMENT = re.compile(r"^%(?!%)")
 _CODE_FENCE = re.compile(r"^[ \t]*(`{3,}|~{3,})")
@@ -58,9 +60,17 @@ def myst_to_markdown(text: str) -> str:
         elif fence is None:
             if _TARGET.match(line) or _COMMENT.match(line):
                 continue
-            line = _ROLE_OR_CODE.sub(lambda m: role_text(m.group("role")) if m.group("role") else m.group(0), line)
+            line = _ROLE_OR_CODE.sub(_shown, line)
         out.append(line)
     return "\n".join(out)
+
+
+def _shown(m: re.Match[str]) -> str:
+    """What a role shows (a code span stays as it is)."""
+    if not m.group("role"):
+        return m.group(0)
+    prefix = _PREFIXED.get(m.group("name").split(":")[-1].lower())
+    return f"{prefix} {m.group('role').strip()}" if prefix else role_text(m.group("role"))
 
 
 def _closing(lines: list[str], start: int, fence: str) -> int:

@@ -32,7 +32,7 @@ _CODE = {"code-block", "sourcecode", "productionlist", "doctest", "testcode", "t
          "ipython", "console"}
 _VERSIONS = {"versionadded": "New in version", "versionchanged": "Changed in version",
              "deprecated": "Deprecated since version", "versionremoved": "Removed in version"}
-_LABELS = {"seealso": "See also", "admonition": ""}
+_LABELS = {"seealso": "See also", "admonition": "", "availability": "Availability"}
 # Directives docutils has under a name Sphinx uses for something else: in Sphinx sources ".. class:: Spool(path)"
 # describes a class (docutils' own "class" only sets an HTML class on what follows, and drops the name).
 _SPHINX_MEANING = {"class"}
@@ -103,6 +103,10 @@ class _SphinxDirective(Directive):
                 container.insert(0, nodes.paragraph(text=f"{lead}."))
             return [container]
         if name in _LABELS:
+            if argument.strip():
+                # ".. seealso:: Module :mod:`zipfile`", ".. availability:: Unix, not WASI.": the text is the argument.
+                inline, _messages = self.state.inline_text(" ".join(argument.split()), self.lineno)
+                container.insert(0, nodes.paragraph("", "", *inline))
             first = container.next_node(nodes.paragraph)
             if first is not None and _LABELS[name]:
                 first.insert(0, nodes.Text(f"{_LABELS[name]}: "))
