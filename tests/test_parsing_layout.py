@@ -216,3 +216,18 @@ def test_rest_label_directives_keep_their_argument_and_pep_roles_read_as_sphinx_
     assert block.text.split("\n\n") == ["See PEP 8.", "Availability: Unix, not WASI.", "See also: Module zipfile"]
     (block,) = parse_file("# Spools\n\nSee {pep}`8` and {rfc}`2616`.\n".encode(), "spools.md").blocks
     assert block.text == "See PEP 8 and RFC 2616."
+
+
+def test_rest_version_notes_read_whole_and_conditions_are_no_terms() -> None:
+    """A version note whose explanation starts on the line after the version reads "Changed in version 3.8: The
+    size …" (not "3.8 The: size"); Python's deprecated-removed names both versions; ".. only:: html" and
+    ".. rst-class:: wide" are conditions and styles, not terms of a definition."""
+    rst = ("Spools\n======\n\n.. versionchanged:: 3.8\n   The *size* argument defaults to 10.\n\n"
+           ".. deprecated-removed:: 3.9 3.11\n   Use :func:`drain` instead.\n\n"
+           ".. only:: html\n\n   Spools are kept on disk.\n\n.. rst-class:: wide\n\nPlain text.\n")
+    (block,) = parse_file(rst.encode(), "spools.rst").blocks
+    assert block.text.split("\n\n") == [
+        "Changed in version 3.8: The size argument defaults to 10.",
+        "Deprecated since version 3.9, removed in version 3.11: Use drain instead.",
+        "Spools are kept on disk.", "Plain text.",
+    ]

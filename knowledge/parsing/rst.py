@@ -31,7 +31,10 @@ _DROPPED = {"toctree", "index", "highlight", "currentmodule", "module", "literal
 _CODE = {"code-block", "sourcecode", "productionlist", "doctest", "testcode", "testoutput", "code-cell",
          "ipython", "console"}
 _VERSIONS = {"versionadded": "New in version", "versionchanged": "Changed in version",
-             "deprecated": "Deprecated since version", "versionremoved": "Removed in version"}
+             "deprecated": "Deprecated since version", "versionremoved": "Removed in version",
+             "deprecated-removed": "Deprecated since version"}
+# Directives whose argument is a condition or a style, not a term: their content is the page's own text.
+_WRAPPERS = {"only", "ifconfig", "rst-class", "cssclass", "tabs", "tab-set", "container", "div", "list-table"}
 _LABELS = {"seealso": "See also", "admonition": "", "availability": "Availability"}
 # Directives docutils has under a name Sphinx uses for something else: in Sphinx sources ".. class:: Spool(path)"
 # describes a class (docutils' own "class" only sets an HTML class on what follows, and drops the name).
@@ -89,9 +92,16 @@ class _SphinxDirective(Directive):
         if self.content:
             self.state.nested_parse(self.content, self.content_offset, container)
         argument = self.arguments[0] if self.arguments else ""
+        if name in _WRAPPERS:
+            return [container] if self.content else []
         if name in _VERSIONS:
-            version, _, rest = argument.partition(" ")
+            # The explanation may start on the line after the version (".. versionchanged:: 3.8\n   The *size* …").
+            version, rest = (argument.split(None, 1) + [""])[:2]
             lead = f"{_VERSIONS[name]} {version}".strip()
+            if name == "deprecated-removed":
+                # ".. deprecated-removed:: 3.9 3.11": deprecated in the first version, removed in the second.
+                removed, rest = (rest.split(None, 1) + [""])[:2]
+                lead += f", removed in version {removed}" if removed else ""
             first = container.next_node(nodes.paragraph)
             if rest.strip():
                 # The explanation may hold roles of its own (":sig:`KILL`"): parse it as inline text.
