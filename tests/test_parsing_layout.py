@@ -231,3 +231,16 @@ def test_rest_version_notes_read_whole_and_conditions_are_no_terms() -> None:
         "Deprecated since version 3.9, removed in version 3.11: Use drain instead.",
         "Spools are kept on disk.", "Plain text.",
     ]
+
+
+def test_rest_object_description_signatures_continued_or_stacked_read_as_one_term() -> None:
+    """".. function:: dump(obj, fp, \\" continued on the next line is one signature; two signatures on two lines
+    are both named, joined with a comma."""
+    rst = ("Spools\n======\n\n.. function:: dump(obj, fp, *, skipkeys=False, \\\n"
+           "                   check_circular=True)\n\n   Serialize *obj* to *fp*.\n\n"
+           ".. method:: Spool.split(sep=None)\n            Spool.rsplit(sep=None)\n\n   Split the spool.\n")
+    (block,) = parse_file(rst.encode(), "spools.rst").blocks
+    assert block.text.split("\n\n") == [
+        "dump(obj, fp, *, skipkeys=False, check_circular=True): Serialize obj to fp.",
+        "Spool.split(sep=None), Spool.rsplit(sep=None): Split the spool.",
+    ]

@@ -124,12 +124,19 @@ class _SphinxDirective(Directive):
         if argument and self.content:
             # An object description (.. attribute:: name, .. signal:: x, .. option:: -v): term + definition.
             item = nodes.definition_list_item()
-            item += nodes.term(text=" ".join(argument.split()))
+            item += nodes.term(text=_signatures(argument))
             definition = nodes.definition()
             definition.extend(container.children)
             item += definition
             return [nodes.definition_list("", item)]
         return [container] if self.content else []
+
+
+def _signatures(argument: str) -> str:
+    """An object description's name: a signature continued with a backslash read as one line, and several
+    signatures ("str.split(sep=None)" on one line, "str.rsplit(sep=None)" on the next) joined with commas."""
+    lines = re.sub(r"\\[ \t]*\n", " ", argument).split("\n")
+    return ", ".join(" ".join(line.split()) for line in lines if line.strip())
 
 
 def _install_fallbacks() -> None:
