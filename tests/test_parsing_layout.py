@@ -235,12 +235,15 @@ def test_rest_version_notes_read_whole_and_conditions_are_no_terms() -> None:
 
 def test_rest_object_description_signatures_continued_or_stacked_read_as_one_term() -> None:
     """".. function:: dump(obj, fp, \\" continued on the next line is one signature; two signatures on two lines
-    are both named, joined with a comma."""
+    are both named, joined with a comma; an argument list that goes on to the next line is one signature, its
+    escapes ("\\*\\*options") read as the characters."""
     rst = ("Spools\n======\n\n.. function:: dump(obj, fp, *, skipkeys=False, \\\n"
            "                   check_circular=True)\n\n   Serialize *obj* to *fp*.\n\n"
-           ".. method:: Spool.split(sep=None)\n            Spool.rsplit(sep=None)\n\n   Split the spool.\n")
+           ".. method:: Spool.split(sep=None)\n            Spool.rsplit(sep=None)\n\n   Split the spool.\n\n"
+           ".. method:: Spool.put(job, block=True,\n                      \\*\\*options)\n\n   Put a job.\n")
     (block,) = parse_file(rst.encode(), "spools.rst").blocks
     assert block.text.split("\n\n") == [
         "dump(obj, fp, *, skipkeys=False, check_circular=True): Serialize obj to fp.",
         "Spool.split(sep=None), Spool.rsplit(sep=None): Split the spool.",
+        "Spool.put(job, block=True, **options): Put a job.",
     ]

@@ -135,8 +135,16 @@ class _SphinxDirective(Directive):
 def _signatures(argument: str) -> str:
     """An object description's name: a signature continued with a backslash read as one line, and several
     signatures ("str.split(sep=None)" on one line, "str.rsplit(sep=None)" on the next) joined with commas."""
-    lines = re.sub(r"\\[ \t]*\n", " ", argument).split("\n")
-    return ", ".join(" ".join(line.split()) for line in lines if line.strip())
+    signatures: list[str] = []
+    for line in re.sub(r"\\[ \t]*\n", " ", argument).split("\n"):
+        if not line.strip():
+            continue
+        if signatures and signatures[-1].count("(") > signatures[-1].count(")"):
+            signatures[-1] += " " + line.strip()  # the argument list goes on ("exchange=None,\n routing_key=None)")
+        else:
+            signatures.append(line.strip())
+    # Escapes in a signature ("\*\*options") show the character.
+    return ", ".join(re.sub(r"\\(.)", r"\1", " ".join(sig.split())) for sig in signatures)
 
 
 def _install_fallbacks() -> None:
