@@ -247,3 +247,11 @@ def test_rest_object_description_signatures_continued_or_stacked_read_as_one_ter
         "Spool.split(sep=None), Spool.rsplit(sep=None): Split the spool.",
         "Spool.put(job, block=True, **options): Put a job.",
     ]
+
+
+def test_rest_substitution_sphinx_fills_from_its_configuration_reads_as_its_name() -> None:
+    """"|version|" and "|release|" are filled by Sphinx from conf.py; undefined here, they read as their name, not
+    as markup."""
+    rst = "Spools\n======\n\nShipped with Spoolkit |version| (release |release|).\n"
+    (block,) = parse_file(rst.encode(), "spools.rst").blocks
+    assert block.text == "Shipped with Spoolkit version (release release)."

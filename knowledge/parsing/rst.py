@@ -389,6 +389,12 @@ def parse_rst(text: str, filename: str) -> ParsedDocument | None:
     except Exception:  # noqa: BLE001 - docutils raises a variety of errors on malformed input
         log.info("docutils failed on %s; using plain-text parsing", filename, exc_info=True)
         return None
+    for node in list(doctree.findall(nodes.problematic)):
+        # A substitution Sphinx fills from the project's configuration ("|version|", "|release|") is undefined
+        # here: it reads as its name rather than as markup.
+        text = node.astext()
+        if re.fullmatch(r"\|[^|\s][^|]*\|_{0,2}", text):
+            node.parent.replace(node, nodes.Text(text.strip("_").strip("|")))
     sections = _Sections()
     title = " ".join(doctree["title"].split()) if doctree.get("title") else ""
     level = 1
