@@ -255,3 +255,12 @@ def test_rest_substitution_sphinx_fills_from_its_configuration_reads_as_its_name
     rst = "Spools\n======\n\nShipped with Spoolkit |version| (release |release|).\n"
     (block,) = parse_file(rst.encode(), "spools.rst").blocks
     assert block.text == "Shipped with Spoolkit version (release release)."
+
+
+def test_rest_titled_admonition_leads_with_its_title() -> None:
+    """".. admonition:: Why drain?" keeps its title before its text, as a note keeps "Note:"."""
+    rst = ("Spools\n======\n\n.. admonition:: Why drain?\n\n    Draining avoids lost jobs.\n\n"
+           ".. admonition:: Disk space\n\n    Spools need a fast disk.\n\n.. note:: Not encrypted.\n")
+    (block,) = parse_file(rst.encode(), "spools.rst").blocks
+    assert block.text.split("\n\n") == ["Why drain? Draining avoids lost jobs.", "Disk space: Spools need a fast disk.",
+                                        "Note: Not encrypted."]

@@ -345,11 +345,13 @@ def _walk(node, sections: _Sections, level: int) -> None:
         elif isinstance(child, nodes.option_list):
             for item in child.children:
                 sections.paragraphs.extend(_definition(_text(item[0]), item[1]))
-        elif isinstance(child, nodes.Admonition) and not isinstance(child, nodes.admonition):
-            label = child.tagname.capitalize()
+        elif isinstance(child, nodes.Admonition):
+            # A note says "Note: …"; a titled admonition (".. admonition:: Why drain?") leads with its title.
+            title = child.next_node(nodes.title) if isinstance(child, nodes.admonition) else None
+            label = _text(title).rstrip(":") if title is not None else child.tagname.capitalize()
             first = child.next_node(nodes.paragraph)
-            if first is not None:
-                first.insert(0, nodes.Text(f"{label}: "))
+            if first is not None and label:
+                first.insert(0, nodes.Text(f"{label} " if label.endswith(("?", "!", ".")) else f"{label}: "))
             _walk(child, sections, level)
         elif isinstance(child, (nodes.paragraph, nodes.line_block)):
             sections.paragraphs.append(_text(child))
