@@ -337,3 +337,19 @@ def test_an_answer_never_ends_on_a_lead_in_whose_code_is_not_there() -> None:
     stating[-1] = dataclasses.replace(stating[-1], unit=dataclasses.replace(stating[-1].unit, kind="lead",
                                                                            text="It shows the text like this:"))
     assert render(stating).endswith("It shows the text like this [1].")
+
+
+def test_a_settings_section_the_chunk_took_in_names_its_fields_and_sentences() -> None:
+    """A chunk of several small settings sections shows each one's name as a bare line over its fields ("spoolsize"
+    over "- Default: 15"). Its lines carry that name ("spoolsize: Default: 15"), so a default is never shown without
+    whose default it is, and a short "Default: X" line with its name may answer; the type line stays a fragment. A
+    paragraph whose first line is a caption over a sentence is not such a section, and ends the one before."""
+    text = ("long\n- Default: false\n- Type: Boolean\n\nShow extended information.\n\n"
+            "spoolsize\n- Default: 15\n- Type: Number\n\nThe most jobs a spool holds.\n\n"
+            "Example\nRun the drain twice.")
+    units = {u.text: u for u in units_of(text)}
+    assert "spoolsize: Default: 15" in units and units["spoolsize: Default: 15"].quotable
+    assert units["spoolsize: The most jobs a spool holds."].term == "spoolsize"
+    assert units["long: Show extended information."].quotable
+    assert not units["spoolsize: Type: Number"].quotable and not units["spoolsize"].quotable
+    assert "Run the drain twice." in units and not any(t.startswith("spoolsize: Example") for t in units)

@@ -66,11 +66,42 @@ def _quotable(text: str) -> bool:
     return True
 
 
+# A line standing alone at the head of a paragraph, over a setting's fields, with nothing that ends a sentence:
+# the heading of a small section the chunk took in ("maxsockets" over "- Default: 15", "beat_scheduler" over
+# "Default: \"celery.beat:PersistentScheduler\".").
+_BARE_LINE = re.compile(r"^[^\s.:;!?,][^.:;!?]*$")
+# A setting's field on a line of its own ("Default: False", "- Type: Boolean"): short, and only readable with the
+# name of the setting it belongs to.
+_FIELD = re.compile(r"^(?:default(?: value)?|type|values?)\s*:\s*\S", re.I)
+_DEFAULT = re.compile(r"^default(?: value)?\s*:\s*\S", re.I)
+
+
+def _section_heading(block: str) -> tuple[str, bool]:
+    """The bare line that opens a paragraph (see _BARE_LINE), if it has one, and whether a setting's fields
+    follow it. Only over fields is it read as a setting's name: over a sentence it may be a caption or a label."""
+    lines = [line.strip() for line in block.strip().split("\n")]
+    if len(lines) < 2 or not lines[1] or LIST_ITEM.match(lines[0]) or is_code_block(block):
+        return "", False
+    first = lines[0]
+    if not _BARE_LINE.match(first) or len(first.split()) > TERM_MAX_WORDS:
+        return "", False
+    return first, bool(_FIELD.match(LIST_ITEM.sub("", lines[1], count=1)))
+
+
 def units_of(text: str) -> list[Unit]:
-    """The units of a passage's text, in reading order."""
+    """The units of a passage's text, in reading order. A section the chunk took in from the document (its
+    heading a line of its own) names what its lines are about: they carry that heading as their term
+    ("maxsockets: Default: 15"), up to the next such heading."""
     units: list[Unit] = []
+    section = ""
     for number, (start, end) in enumerate(paragraphs(text)):
         block = text[start:end]
+        bare, over_fields = _section_heading(block)
+        heading = bare if over_fields else ""
+        if bare:
+            # "Configuration > install-strategy": the section's own name. Another bare line starts a section of
+            # another kind, which the setting's name no longer covers.
+            section = bare.split(" > ")[-1] if over_fields else ""
         if is_code_block(block):
             units.append(Unit(block.strip("\n"), "code", number, len(units), quotable=False))
             continue
@@ -83,6 +114,8 @@ def units_of(text: str) -> list[Unit]:
         term = term_match.group("term").strip() if term_match else ""
         if len(term.split()) > TERM_MAX_WORDS or LIST_ITEM.match(block.strip()):
             term = ""  # a sentence with a colon, or a list whose first item names its own term: no definition
+        if heading:
+            term = heading
         spans = sentence_spans(block)
         # A list item that defines its own term ("- sidebarwidth (int or str): Width of the sidebar …") owns
         # the sentences that follow it up to the next item ("Defaults to 230 pixels."), not the block's term.
@@ -101,8 +134,14 @@ def units_of(text: str) -> list[Unit]:
             shown = body
             if unit_term and index > 0 and not (item and item_term) and unit_term.lower() not in body.lower():
                 shown = f"{unit_term}: {body}"  # a later sentence of a definition keeps its term
+            if section and not (index == 0 and heading) and section.lower() not in shown.lower() and (
+                    not term or term == section or (item and item_term)):
+                shown = f"{section}: {shown}"  # a line of a section the chunk took in keeps that section's name
+                unit_term = unit_term if item and item_term else section
             kind = "lead" if body.endswith(":") else ("item" if item else "sentence")
-            quotable = _quotable(body) and kind != "lead" and not (index == 0 and term and body.rstrip(":") == term)
+            named_default = bool(section) and bool(_DEFAULT.match(body))  # "maxsockets: Default: 15" says whose
+            quotable = (_quotable(body) or named_default) and kind != "lead" \
+                and not (index == 0 and (heading or (term and body.rstrip(":") == term)))
             units.append(Unit(shown, kind, number, len(units), term=unit_term, quotable=quotable))
     return units
 
