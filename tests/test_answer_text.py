@@ -353,3 +353,14 @@ def test_a_settings_section_the_chunk_took_in_names_its_fields_and_sentences() -
     assert units["long: Show extended information."].quotable
     assert not units["spoolsize: Type: Number"].quotable and not units["spoolsize"].quotable
     assert "Run the drain twice." in units and not any(t.startswith("spoolsize: Example") for t in units)
+
+
+def test_a_passage_that_opens_with_a_settings_fields_is_named_by_its_own_section() -> None:
+    """A passage whose text opens with a setting's fields ("Default: False") is that setting's section: its lines
+    carry the section's name, which its heading path ends with; "debug mode" does not name DEBUG, a sentence that
+    names it as written needs no prefix. A passage that opens with a sentence is not read so."""
+    units = [u.text for u in units_of("Default: False\n\nA boolean that turns on debug mode.\n\n"
+                                      "Never deploy with DEBUG on.", "DEBUG")]
+    assert units == ["DEBUG: Default: False", "DEBUG: A boolean that turns on debug mode.", "Never deploy with DEBUG on."]
+    assert [u.text for u in units_of("The directory spools live in.\n\nDefault: x", "SPOOL_DIR")] == [
+        "The directory spools live in.", "Default: x"]

@@ -70,7 +70,8 @@ def candidates_of(passages: list[SourcePassage]) -> list[Candidate]:
     left out."""
     out = []
     for passage in passages:
-        units = [u for u in units_of(passage.text) if not _is_heading_echo(u.text, passage)]
+        section = passage.first.heading_text.split(" > ")[-1].strip()
+        units = [u for u in units_of(passage.text, section) if not _is_heading_echo(u.text, passage)]
         out.extend(Candidate(passage, unit) for unit in units + windows(units))
     return out
 

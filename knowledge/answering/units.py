@@ -88,12 +88,23 @@ def _section_heading(block: str) -> tuple[str, bool]:
     return first, bool(_FIELD.match(LIST_ITEM.sub("", lines[1], count=1)))
 
 
-def units_of(text: str) -> list[Unit]:
+def _says(text: str, name: str) -> bool:
+    """The text names the setting itself: as written ("DEBUG"), or, for a lower-case name, as a word in any case
+    ("depth" in "The depth to go"); "debug mode" does not name DEBUG."""
+    if name in text:
+        return True
+    return name.islower() and re.search(rf"(?<![\w-]){re.escape(name)}(?![\w-])", text, re.I) is not None
+
+
+def units_of(text: str, heading: str = "") -> list[Unit]:
     """The units of a passage's text, in reading order. A section the chunk took in from the document (its
     heading a line of its own) names what its lines are about: they carry that heading as their term
-    ("maxsockets: Default: 15"), up to the next such heading."""
+    ("maxsockets: Default: 15"), up to the next such heading. So does the passage's own section (`heading`, the
+    last part of its heading path) when its text opens with a setting's fields ("Default: False")."""
     units: list[Unit] = []
-    section = ""
+    opening = text.lstrip().split("\n", 1)[0]
+    section = heading if heading and _FIELD.match(LIST_ITEM.sub("", opening, count=1)) \
+        and len(heading.split()) <= TERM_MAX_WORDS else ""
     for number, (start, end) in enumerate(paragraphs(text)):
         block = text[start:end]
         bare, over_fields = _section_heading(block)
@@ -114,8 +125,8 @@ def units_of(text: str) -> list[Unit]:
         term = term_match.group("term").strip() if term_match else ""
         if len(term.split()) > TERM_MAX_WORDS or LIST_ITEM.match(block.strip()):
             term = ""  # a sentence with a colon, or a list whose first item names its own term: no definition
-        if heading:
-            term = heading
+        if heading or (section and _FIELD.match(LIST_ITEM.sub("", block.strip(), count=1))):
+            term = section  # a setting's fields belong to the setting, not to a term "Default"
         spans = sentence_spans(block)
         # A list item that defines its own term ("- sidebarwidth (int or str): Width of the sidebar …") owns
         # the sentences that follow it up to the next item ("Defaults to 230 pixels."), not the block's term.
@@ -134,7 +145,7 @@ def units_of(text: str) -> list[Unit]:
             shown = body
             if unit_term and index > 0 and not (item and item_term) and unit_term.lower() not in body.lower():
                 shown = f"{unit_term}: {body}"  # a later sentence of a definition keeps its term
-            if section and not (index == 0 and heading) and section.lower() not in shown.lower() and (
+            if section and not (index == 0 and heading) and not _says(shown, section) and (
                     not term or term == section or (item and item_term)):
                 shown = f"{section}: {shown}"  # a line of a section the chunk took in keeps that section's name
                 unit_term = unit_term if item and item_term else section
