@@ -364,3 +364,11 @@ def test_a_passage_that_opens_with_a_settings_fields_is_named_by_its_own_section
     assert units == ["DEBUG: Default: False", "DEBUG: A boolean that turns on debug mode.", "Never deploy with DEBUG on."]
     assert [u.text for u in units_of("The directory spools live in.\n\nDefault: x", "SPOOL_DIR")] == [
         "The directory spools live in.", "Default: x"]
+
+
+def test_a_definitions_default_line_with_its_term_may_answer() -> None:
+    """"Default: None" under a definition's term is shown with the term ("SPOOL_HOST: Default: None") and may answer
+    on its own; the same line with no name to carry stays a fragment."""
+    units = {u.text: u for u in units_of("SPOOL_HOST: The host and port of the spool server.\nDefault: None")}
+    assert units["SPOOL_HOST: Default: None"].quotable
+    assert not units_of("Default: None")[0].quotable
