@@ -150,7 +150,9 @@ def units_of(text: str, heading: str = "") -> list[Unit]:
                 shown = f"{section}: {shown}"  # a line of a section the chunk took in keeps that section's name
                 unit_term = unit_term if item and item_term else section
             kind = "lead" if body.endswith(":") else ("item" if item else "sentence")
-            named_default = bool(section or unit_term) and bool(_DEFAULT.match(body))  # "maxsockets: Default: 15" says whose
+            # "maxsockets: Default: 15" says whose default it is; "Default: None" alone (its "term" the field) does not.
+            named = section or (unit_term if unit_term and not _FIELD.match(f"{unit_term}: x") else "")
+            named_default = bool(named) and bool(_DEFAULT.match(body))
             quotable = (_quotable(body) or named_default) and kind != "lead" \
                 and not (index == 0 and (heading or (term and body.rstrip(":") == term)))
             units.append(Unit(shown, kind, number, len(units), term=unit_term, quotable=quotable))
