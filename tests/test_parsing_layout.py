@@ -135,7 +135,7 @@ def test_rst_directive_options_are_options_not_the_directive_argument() -> None:
     (block,) = parse_file(rst.encode(), "words.rst").blocks
     assert block.text.split("\n\n") == [
         "spool: A queue of jobs kept on disk.", "drain: Finish the jobs in hand and take no new ones.",
-        "spool_size: The most jobs a spool holds.", "- printers\n- plotters",
+        "spool_size: The most jobs a spool holds.\nType: int", "- printers\n- plotters",
     ]
 
 
@@ -264,3 +264,12 @@ def test_rest_titled_admonition_leads_with_its_title() -> None:
     (block,) = parse_file(rst.encode(), "spools.rst").blocks
     assert block.text.split("\n\n") == ["Why drain? Draining avoids lost jobs.", "Disk space: Spools need a fast disk.",
                                         "Note: Not encrypted."]
+
+
+def test_rest_object_description_shows_its_type_and_default_options() -> None:
+    """".. confval:: name" with ":type:" and ":default:" options: Sphinx shows the type and the default under the name,
+    and so does the text ("Default: None" after the description, under the name's term)."""
+    rst = ("Options\n=======\n\n.. confval:: spool_logo\n   :type: :code-py:`str`\n   :default: :code-py:`None`\n\n"
+           "   The image shown on the spool page.\n")
+    (block,) = parse_file(rst.encode(), "options.rst").blocks
+    assert block.text == "spool_logo: The image shown on the spool page.\nType: str\nDefault: None"

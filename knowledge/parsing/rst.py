@@ -39,6 +39,8 @@ _LABELS = {"seealso": "See also", "admonition": "", "availability": "Availabilit
 # Directives docutils has under a name Sphinx uses for something else: in Sphinx sources ".. class:: Spool(path)"
 # describes a class (docutils' own "class" only sets an HTML class on what follows, and drops the name).
 _SPHINX_MEANING = {"class"}
+# Options of an object description that state something (Sphinx shows them under the name), as it shows them.
+_SHOWN_OPTIONS = {"type": "Type", "default": "Default", "value": "Value"}
 
 
 def role_text(text: str) -> str:
@@ -127,6 +129,12 @@ class _SphinxDirective(Directive):
             item += nodes.term(text=_signatures(argument))
             definition = nodes.definition()
             definition.extend(container.children)
+            for option, label in _SHOWN_OPTIONS.items():
+                # ".. confval:: html_logo" with ":type: str" and ":default: None": Sphinx shows them under the name.
+                value = str(self.options.get(option) or "").strip()
+                if value:
+                    inline, _messages = self.state.inline_text(" ".join(value.split()), self.lineno)
+                    definition += nodes.paragraph("", f"{label}: ", *inline)
             item += definition
             return [nodes.definition_list("", item)]
         return [container] if self.content else []
