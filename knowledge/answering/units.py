@@ -2,7 +2,8 @@
 (rendered with their headers) and code blocks, each with what it needs to stand on its own.
 
 A definition ("ENV: What environment the app runs in. Default: 'production'") keeps its term on
-every sentence; a list's lead-in is known to its items; version notes, figure captions, headings
+every sentence, and a settings section's lines keep the setting's name ("maxsockets: Default: 15"); a list's
+lead-in is known to its items; version notes, figure captions, headings
 and fragments are marked so the writer never answers with them alone.
 """
 
@@ -108,7 +109,7 @@ def units_of(text: str, heading: str = "") -> list[Unit]:
     for number, (start, end) in enumerate(paragraphs(text)):
         block = text[start:end]
         bare, over_fields = _section_heading(block)
-        heading = bare if over_fields else ""
+        name_line = bare if over_fields else ""
         if bare:
             # "Configuration > install-strategy": the section's own name. Another bare line starts a section of
             # another kind, which the setting's name no longer covers.
@@ -125,7 +126,7 @@ def units_of(text: str, heading: str = "") -> list[Unit]:
         term = term_match.group("term").strip() if term_match else ""
         if len(term.split()) > TERM_MAX_WORDS or LIST_ITEM.match(block.strip()):
             term = ""  # a sentence with a colon, or a list whose first item names its own term: no definition
-        if heading or (section and _FIELD.match(LIST_ITEM.sub("", block.strip(), count=1))):
+        if name_line or (section and _FIELD.match(LIST_ITEM.sub("", block.strip(), count=1))):
             term = section  # a setting's fields belong to the setting, not to a term "Default"
         spans = sentence_spans(block)
         # A list item that defines its own term ("- sidebarwidth (int or str): Width of the sidebar …") owns
@@ -145,7 +146,7 @@ def units_of(text: str, heading: str = "") -> list[Unit]:
             shown = body
             if unit_term and index > 0 and not (item and item_term) and unit_term.lower() not in body.lower():
                 shown = f"{unit_term}: {body}"  # a later sentence of a definition keeps its term
-            if section and not (index == 0 and heading) and not _says(shown, section) and (
+            if section and not (index == 0 and name_line) and not _says(shown, section) and (
                     not term or term == section or (item and item_term)):
                 shown = f"{section}: {shown}"  # a line of a section the chunk took in keeps that section's name
                 unit_term = unit_term if item and item_term else section
@@ -154,7 +155,7 @@ def units_of(text: str, heading: str = "") -> list[Unit]:
             named = section or (unit_term if unit_term and not _FIELD.match(f"{unit_term}: x") else "")
             named_default = bool(named) and bool(_DEFAULT.match(body))
             quotable = (_quotable(body) or named_default) and kind != "lead" \
-                and not (index == 0 and (heading or (term and body.rstrip(":") == term)))
+                and not (index == 0 and (name_line or (term and body.rstrip(":") == term)))
             units.append(Unit(shown, kind, number, len(units), term=unit_term, quotable=quotable))
     return units
 

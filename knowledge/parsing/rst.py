@@ -34,7 +34,7 @@ _VERSIONS = {"versionadded": "New in version", "versionchanged": "Changed in ver
              "deprecated": "Deprecated since version", "versionremoved": "Removed in version",
              "deprecated-removed": "Deprecated since version"}
 # Directives whose argument is a condition or a style, not a term: their content is the page's own text.
-_WRAPPERS = {"only", "ifconfig", "rst-class", "cssclass", "tabs", "tab-set", "container", "div", "list-table"}
+_WRAPPERS = {"only", "ifconfig", "rst-class", "cssclass", "tabs", "tab-set", "div"}
 _LABELS = {"seealso": "See also", "admonition": "", "availability": "Availability"}
 # Directives docutils has under a name Sphinx uses for something else: in Sphinx sources ".. class:: Spool(path)"
 # describes a class (docutils' own "class" only sets an HTML class on what follows, and drops the name).
