@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import re
 
-from .rst import role_text
+from .rst import VERSION_NOTES, role_text
 
 __all__ = ["myst_to_markdown"]
 
@@ -28,15 +28,12 @@ _OPTION = re.compile(r"^[ \t]*:[\w-]+:(?:[ \t].*)?$")
 
 _CODE = {"code-block", "code", "sourcecode", "code-cell", "doctest", "testcode", "testoutput", "productionlist"}
 _LABELS = {"note": "Note", "warning": "Warning", "tip": "Tip", "important": "Important", "caution": "Caution",
-           "attention": "Attention", "danger": "Danger", "error": "Error", "hint": "Hint", "seealso": "See also",
-           "todo": ""}
-_VERSIONS = {"versionadded": "New in version", "versionchanged": "Changed in version",
-             "deprecated": "Deprecated since version", "versionremoved": "Removed in version"}
+           "attention": "Attention", "danger": "Danger", "error": "Error", "hint": "Hint", "seealso": "See also"}
 _DROPPED = {"toctree", "contents", "include", "literalinclude", "index", "mermaid", "graphviz", "raw", "image",
-            "highlight", "currentmodule", "module", "autosummary", "only", "todo", "tableofcontents"}
-# Containers whose content is the page's own text (sphinx-design tabs, cards, dropdowns).
+            "highlight", "currentmodule", "module", "autosummary", "todo", "tableofcontents"}
+# Containers whose content is the page's own text (sphinx-design tabs, cards, dropdowns; "only" conditions).
 _CONTAINERS = {"tab-set", "tab-item", "card", "grid", "grid-item", "grid-item-card", "dropdown", "container",
-               "div", "sidebar", "topic", "rubric", "figure", "table", "list-table", "margin", "epigraph"}
+               "div", "sidebar", "topic", "rubric", "figure", "table", "list-table", "margin", "epigraph", "only"}
 
 
 def is_myst(text: str) -> bool:
@@ -138,9 +135,12 @@ def _render(name: str, arg: str, body: list[str], indent: str) -> list[str]:
     if name in _DROPPED or name.startswith("auto"):
         return []
     inner = _directives(body)
-    if name in _VERSIONS:
+    if name in VERSION_NOTES:
         version, _, rest = arg.partition(" ")
-        label = f"{_VERSIONS[name]} {version}".strip()
+        label = f"{VERSION_NOTES[name]} {version}".strip()
+        if name == "deprecated-removed":
+            removed, _, rest = rest.strip().partition(" ")
+            label += f", removed in version {removed}" if removed else ""
         if rest.strip():
             return [f"{indent}{label}: {rest.strip()}", "", *inner, ""]
         # A bare version note runs on into the text after it, as Sphinx shows it above that text.
@@ -151,7 +151,8 @@ def _render(name: str, arg: str, body: list[str], indent: str) -> list[str]:
             inner = [arg, "", *inner]
         return ["", *_labelled(label, inner), ""]
     if name in _CONTAINERS:
-        return ["", *([arg, ""] if arg and name not in ("figure", "list-table", "table") else []), *inner, ""]
+        titled = arg and name not in ("figure", "list-table", "table", "only")
+        return ["", *([arg, ""] if titled else []), *inner, ""]
     if arg and any(line.strip() for line in inner):
         # An object description (```{option} --check```, ```{confval} line-length```): term + definition.
         return ["", *_labelled(arg, inner), ""]

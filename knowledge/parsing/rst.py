@@ -21,7 +21,7 @@ from textcore.sentences import code_block, is_code_block
 
 from .base import Block, IngestionError, ParsedDocument, label_row, table_block, with_term
 
-__all__ = ["looks_like_rst", "parse_rst"]
+__all__ = ["VERSION_NOTES", "looks_like_rst", "parse_rst", "role_text"]
 
 log = logging.getLogger(__name__)
 
@@ -30,7 +30,7 @@ _DROPPED = {"toctree", "index", "highlight", "currentmodule", "module", "literal
             "default-role", "sectionauthor", "moduleauthor", "codeauthor", "todo", "raw-html", "program"}
 _CODE = {"code-block", "sourcecode", "productionlist", "doctest", "testcode", "testoutput", "code-cell",
          "ipython", "console"}
-_VERSIONS = {"versionadded": "New in version", "versionchanged": "Changed in version",
+VERSION_NOTES = {"versionadded": "New in version", "versionchanged": "Changed in version",
              "deprecated": "Deprecated since version", "versionremoved": "Removed in version",
              "deprecated-removed": "Deprecated since version"}
 # Directives whose argument is a condition or a style, not a term: their content is the page's own text.
@@ -96,10 +96,10 @@ class _SphinxDirective(Directive):
         argument = self.arguments[0] if self.arguments else ""
         if name in _WRAPPERS:
             return [container] if self.content else []
-        if name in _VERSIONS:
+        if name in VERSION_NOTES:
             # The explanation may start on the line after the version (".. versionchanged:: 3.8\n   The *size* …").
             version, rest = (argument.split(None, 1) + [""])[:2]
-            lead = f"{_VERSIONS[name]} {version}".strip()
+            lead = f"{VERSION_NOTES[name]} {version}".strip()
             if name == "deprecated-removed":
                 # ".. deprecated-removed:: 3.9 3.11": deprecated in the first version, removed in the second.
                 removed, rest = (rest.split(None, 1) + [""])[:2]
