@@ -273,3 +273,14 @@ def test_rest_object_description_shows_its_type_and_default_options() -> None:
            "   The image shown on the spool page.\n")
     (block,) = parse_file(rst.encode(), "options.rst").blocks
     assert block.text == "spool_logo: The image shown on the spool page.\nType: str\nDefault: None"
+
+
+def test_myst_list_table_is_a_table_and_glossary_entries_are_definitions() -> None:
+    """A MyST list-table ("* - a" rows) is a table with its header row; a MyST glossary is one "term: definition"
+    paragraph per entry, a definition that goes on over two lines read whole."""
+    md = ("# Spools\n\n```{list-table}\n:header-rows: 1\n\n* - Setting\n  - Default\n* - spool_size\n  - 10\n```\n\n"
+          "```{glossary}\nspool\n  A queue of jobs on disk.\ndrain\n  Finish the jobs in hand\n  and take no new ones.\n```\n")
+    table, text = parse_file(md.encode(), "spools.md").blocks
+    assert table.kind == "table" and table.rows == [["Setting", "Default"], ["spool_size", "10"]]
+    assert text.text.split("\n\n") == ["spool: A queue of jobs on disk.",
+                                       "drain: Finish the jobs in hand and take no new ones."]

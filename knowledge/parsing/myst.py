@@ -80,18 +80,25 @@ def _closing(lines: list[str], start: int, fence: str) -> int:
     return len(lines)
 
 
-def _body(content: list[str]) -> list[str]:
-    """A directive's content without its options (":linenos:", ":caption: x", or a "---" YAML block)."""
+def _body(content: list[str]) -> tuple[list[str], dict[str, str]]:
+    """A directive's content without its options (":linenos:", ":caption: x", or a "---" YAML block), and the
+    options."""
+    options: dict[str, str] = {}
     i = 0
     if content and content[0].strip() == "---":
         end = next((k for k in range(1, len(content)) if content[k].strip() == "---"), None)
         if end is not None:
+            for line in content[1:end]:
+                key, _, value = line.strip().partition(":")
+                options[key.strip().lower()] = value.strip()
             i = end + 1
     while i < len(content) and _OPTION.match(content[i]):
+        key, _, value = content[i].strip()[1:].partition(":")
+        options[key.lower()] = value.strip()
         i += 1
     while i < len(content) and not content[i].strip():
         i += 1
-    return content[i:]
+    return content[i:], options
 
 
 def _labelled(label: str, body: list[str]) -> list[str]:
@@ -119,9 +126,14 @@ def _directives(lines: list[str]) -> list[str]:
             continue
         end = _closing(lines, i + 1, m.group("fence"))
         indent, name, arg = m.group("indent"), m.group("name").split(":")[-1].lower(), m.group("arg")
-        body = _body(lines[i + 1:end])
+        body, options = _body(lines[i + 1:end])
         i = end + 1
-        out.extend(_render(name, arg, body, indent))
+        if name == "list-table":
+            out.extend(_list_table(arg, body, options))
+        elif name == "glossary":
+            out.extend(_glossary(body))
+        else:
+            out.extend(_render(name, arg, body, indent))
     return out
 
 
@@ -157,6 +169,56 @@ def _render(name: str, arg: str, body: list[str], indent: str) -> list[str]:
         # An object description (```{option} --check```, ```{confval} line-length```): term + definition.
         return ["", *_labelled(arg, inner), ""]
     return ["", *inner, ""]
+
+
+_ROW = re.compile(r"^[*-]\s+-\s+(.*)$")
+_CELL = re.compile(r"^\s+-\s+(.*)$")
+
+
+def _list_table(title: str, body: list[str], options: dict[str, str]) -> list[str]:
+    """A list-table ("* - a" starts a row, "  - b" adds a cell) as a pipe table, its header rows marked as such."""
+    rows: list[list[str]] = []
+    for line in body:
+        row, cell = _ROW.match(line), _CELL.match(line)
+        if row:
+            rows.append([row.group(1).strip()])
+        elif cell and rows:
+            rows[-1].append(cell.group(1).strip())
+        elif line.strip() and rows and rows[-1]:
+            rows[-1][-1] += " " + line.strip()  # a cell's text goes on on the next line
+    if not rows:
+        return []
+    width = max(len(r) for r in rows)
+    rows = [r + [""] * (width - len(r)) for r in rows]
+    header = rows[0] if options.get("header-rows", "0").strip() not in ("", "0") else [""] * width
+    data = rows[1:] if header != [""] * width else rows
+    lines = ["| " + " | ".join(header) + " |", "|" + "---|" * width] + ["| " + " | ".join(r) + " |" for r in data]
+    return ["", *([title, ""] if title else []), *lines, ""]
+
+
+def _glossary(body: list[str]) -> list[str]:
+    """A glossary's entries ("term" at the margin, its definition indented under it) as "term: definition"."""
+    out: list[str] = []
+    terms: list[str] = []
+    definition: list[str] = []
+
+    def flush() -> None:
+        if terms and definition:
+            out.extend(["", f"{', '.join(terms)}: {' '.join(definition)}", ""])
+        terms.clear()
+        definition.clear()
+
+    for line in body:
+        if not line.strip():
+            continue
+        if line[:1].isspace():
+            definition.append(line.strip())
+        else:
+            if definition:
+                flush()
+            terms.append(line.strip())
+    flush()
+    return out
 
 
 def _rst_lines(body: list[str]) -> list[str]:
