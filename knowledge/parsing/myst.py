@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import re
 
-from .rst import VERSION_NOTES, role_text
+from .sphinx_directives import VERSION_NOTES, role_text
 
 __all__ = ["myst_to_markdown"]
 
