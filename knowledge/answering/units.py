@@ -73,8 +73,15 @@ def _quotable(text: str) -> bool:
 _BARE_LINE = re.compile(r"^[^\s.:;!?,][^.:;!?]*$")
 # A setting's field on a line of its own ("Default: False", "- Type: Boolean"): short, and only readable with the
 # name of the setting it belongs to.
-_FIELD = re.compile(r"^(?:default(?: value)?|type|values?)\s*:\s*\S", re.I)
+_FIELD_NAMES = r"default(?: value)?|type|values?"
+_FIELD = re.compile(rf"^(?:{_FIELD_NAMES})\s*:\s*\S", re.I)
+_FIELD_NAME = re.compile(rf"^(?:{_FIELD_NAMES})$", re.I)
 _DEFAULT = re.compile(r"^default(?: value)?\s*:\s*\S", re.I)
+
+
+def _is_field(line: str) -> bool:
+    """A setting's field line, as a list item or not ("- Default: 15", "Default: False")."""
+    return bool(_FIELD.match(LIST_ITEM.sub("", line.strip(), count=1)))
 
 
 def _section_heading(block: str) -> tuple[str, bool]:
@@ -86,7 +93,7 @@ def _section_heading(block: str) -> tuple[str, bool]:
     first = lines[0]
     if not _BARE_LINE.match(first) or len(first.split()) > TERM_MAX_WORDS:
         return "", False
-    return first, bool(_FIELD.match(LIST_ITEM.sub("", lines[1], count=1)))
+    return first, _is_field(lines[1])
 
 
 def _says(text: str, name: str) -> bool:
@@ -104,8 +111,7 @@ def units_of(text: str, heading: str = "") -> list[Unit]:
     last part of its heading path) when its text opens with a setting's fields ("Default: False")."""
     units: list[Unit] = []
     opening = text.lstrip().split("\n", 1)[0]
-    section = heading if heading and _FIELD.match(LIST_ITEM.sub("", opening, count=1)) \
-        and len(heading.split()) <= TERM_MAX_WORDS else ""
+    section = heading if heading and _is_field(opening) and len(heading.split()) <= TERM_MAX_WORDS else ""
     for number, (start, end) in enumerate(paragraphs(text)):
         block = text[start:end]
         bare, over_fields = _section_heading(block)
@@ -126,7 +132,7 @@ def units_of(text: str, heading: str = "") -> list[Unit]:
         term = term_match.group("term").strip() if term_match else ""
         if len(term.split()) > TERM_MAX_WORDS or LIST_ITEM.match(block.strip()):
             term = ""  # a sentence with a colon, or a list whose first item names its own term: no definition
-        if name_line or (section and _FIELD.match(LIST_ITEM.sub("", block.strip(), count=1))):
+        if name_line or (section and _is_field(block)):
             term = section  # a setting's fields belong to the setting, not to a term "Default"
         spans = sentence_spans(block)
         # A list item that defines its own term ("- sidebarwidth (int or str): Width of the sidebar …") owns
@@ -152,7 +158,7 @@ def units_of(text: str, heading: str = "") -> list[Unit]:
                 unit_term = unit_term if item and item_term else section
             kind = "lead" if body.endswith(":") else ("item" if item else "sentence")
             # "maxsockets: Default: 15" says whose default it is; "Default: None" alone (its "term" the field) does not.
-            named = section or (unit_term if unit_term and not _FIELD.match(f"{unit_term}: x") else "")
+            named = section or (unit_term if unit_term and not _FIELD_NAME.match(unit_term) else "")
             named_default = bool(named) and bool(_DEFAULT.match(body))
             quotable = (_quotable(body) or named_default) and kind != "lead" \
                 and not (index == 0 and (name_line or (term and body.rstrip(":") == term)))

@@ -110,7 +110,7 @@ def parse_file(data: bytes, filename: str, *, max_bytes: int | None = None) -> P
         from .markdown import parse_markdown
 
         return parse_markdown(text, name)
-    if ext == ".rst" or ext == ".txt":
+    if ext in (".rst", ".txt"):
         from .rst import looks_like_rst, parse_rst
 
         # A .txt file in reStructuredText (Sphinx sources are often kept as .txt) is read as such.

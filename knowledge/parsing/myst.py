@@ -16,7 +16,6 @@ from .sphinx_directives import VERSION_NOTES, role_text
 __all__ = ["myst_to_markdown"]
 
 _OPEN = re.compile(r"^(?P<indent>[ \t]*)(?P<fence>`{3,}|~{3,}|:{3,})\{(?P<name>[A-Za-z][\w:.+-]*)\}[ \t]*(?P<arg>.*?)\s*$")
-_ROLE = re.compile(r"(?<![\w$])\{[A-Za-z][\w:.+-]*\}`([^`\n]+)`")
 # A role, or an inline code span (left as it is: "`${package.version}`" holds no role).
 _ROLE_OR_CODE = re.compile(r"(?<![\w$])\{(?P<name>[A-Za-z][\w:.+-]*)\}`(?P<role>[^`\n]+)`|(?P<ticks>`+)[^`\n].*?(?P=ticks)")
 # Roles shown with a prefix: {pep}`8` is "PEP 8".
@@ -38,7 +37,8 @@ _CONTAINERS = {"tab-set", "tab-item", "card", "grid", "grid-item", "grid-item-ca
 
 def is_myst(text: str) -> bool:
     """Whether the Markdown uses MyST directives or roles."""
-    return any(_OPEN.match(line) for line in text.splitlines()) or bool(_ROLE.search(text))
+    return any(_OPEN.match(line) for line in text.splitlines()) or any(
+        m.group("role") for m in _ROLE_OR_CODE.finditer(text))
 
 
 def myst_to_markdown(text: str) -> str:
@@ -223,12 +223,13 @@ def _glossary(body: list[str]) -> list[str]:
 
 def _rst_lines(body: list[str]) -> list[str]:
     """An ```{eval-rst}``` block read as reStructuredText, its paragraphs as Markdown lines."""
+    from .base import IngestionError
     from .rst import parse_rst
 
     source = "\n".join(body)
     try:
         parsed = parse_rst(source, "eval-rst")
-    except Exception:  # noqa: BLE001 - an embedded block with nothing of its own to index
+    except IngestionError:  # an embedded block with nothing of its own to index (only autodoc, say)
         return []
     if parsed is None:
         return []
