@@ -52,7 +52,7 @@ def myst_to_markdown(text: str) -> str:
         opening = _CODE_FENCE.match(line)
         if fence is None and opening:
             fence = opening.group(1)
-        elif fence is not None and line.strip().startswith(fence[0] * len(fence)) and not line.strip().strip(fence[0]):
+        elif fence is not None and _closes(line, fence):
             fence = None
         elif fence is None:
             if _TARGET.match(line) or _COMMENT.match(line):
@@ -70,14 +70,15 @@ def _shown(m: re.Match[str]) -> str:
     return f"{prefix} {m.group('role').strip()}" if prefix else role_text(m.group("role"))
 
 
+def _closes(line: str, fence: str) -> bool:
+    """The line closes a fence opened with `fence`: only the fence's character, at least as many times."""
+    bare = line.strip()
+    return bool(bare) and set(bare) == {fence[0]} and len(bare) >= len(fence)
+
+
 def _closing(lines: list[str], start: int, fence: str) -> int:
     """The index of the line that closes a directive opened with `fence` before `start`, or len(lines)."""
-    char, length = fence[0], len(fence)
-    for i in range(start, len(lines)):
-        bare = lines[i].strip()
-        if bare and set(bare) == {char} and len(bare) >= length:
-            return i
-    return len(lines)
+    return next((i for i in range(start, len(lines)) if _closes(lines[i], fence)), len(lines))
 
 
 def _body(content: list[str]) -> tuple[list[str], dict[str, str]]:
@@ -128,17 +129,16 @@ def _directives(lines: list[str]) -> list[str]:
         indent, name, arg = m.group("indent"), m.group("name").split(":")[-1].lower(), m.group("arg")
         body, options = _body(lines[i + 1:end])
         i = end + 1
-        if name == "list-table":
-            out.extend(_list_table(arg, body, options))
-        elif name == "glossary":
-            out.extend(_glossary(body))
-        else:
-            out.extend(_render(name, arg, body, indent))
+        out.extend(_render(name, arg, body, options, indent))
     return out
 
 
-def _render(name: str, arg: str, body: list[str], indent: str) -> list[str]:
+def _render(name: str, arg: str, body: list[str], options: dict[str, str], indent: str) -> list[str]:
     """What one directive stands for, as Markdown lines."""
+    if name == "list-table":
+        return _list_table(arg, body, options)
+    if name == "glossary":
+        return _glossary(body)
     if name in _CODE:
         language = arg.split()[0] if arg else ""
         return [f"{indent}```{language}", *body, f"{indent}```", ""] if any(line.strip() for line in body) else []
