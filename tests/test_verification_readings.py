@@ -26,6 +26,15 @@ def test_a_count_the_answer_backs_with_its_own_list_needs_no_source() -> None:
     # The count must match the list: four is a changed number.
     assert not verify_answer(listed.replace("three", "four"), [source]).faithful
     assert enumeration_counts(["It sets A, B and C [1].", "Pick A and B [1]."]) == [frozenset({3}), frozenset()]
+    # A colon introduces a list too: two items joined by "and", items set apart by semicolons, items with an
+    # aside in brackets.
+    assert enumeration_counts(["Only two are honoured: the fast path and the slow path [1]."]) == [frozenset({2})]
+    assert enumeration_counts(["It takes three modes: plain, the default; rich, with colour; and raw [1]."]) == [
+        frozenset({3})]
+    assert 4 in enumeration_counts(["One of four values: lazy (the default), eager, strict or off [1]."])[0]
+    policy = Source(1, "Badges are issued by Security. Lost badges are replaced by Facilities or by Security.")
+    assert verify_answer("Two teams replace lost badges: Facilities and Security [1].", [policy]).faithful
+    assert not verify_answer("Three teams replace lost badges: Facilities and Security [1].", [policy]).faithful
 
 
 def test_a_version_note_next_to_the_statement_backs_it() -> None:

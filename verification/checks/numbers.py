@@ -289,6 +289,22 @@ _ITEM = r"[^\s,;:()]+(?: [^\s,;:()]+){0,3}"
 _SERIES = re.compile(rf"{_ITEM}(?:, {_ITEM})+,? (?:and|or) {_ITEM}")
 
 
+_ASIDE = re.compile(r"\s*\([^()]*\)")
+
+
+def _listed_after_colon(text: str) -> int:
+    """How many items a colon introduces: two joined by "and"/"or" ("only two are handled: A and B"), or
+    items set apart by semicolons ("three options: human, the default; json; and short"); 0 when none."""
+    _, colon, rest = text.partition(": ")
+    if not colon:
+        return 0
+    rest = rest.rstrip(" .")
+    parts = [p for p in re.split(r";\s+(?:(?:and|or)\s+)?", rest) if p.strip()]
+    if len(parts) >= 2:
+        return len(parts)
+    return 2 if re.fullmatch(rf"{_ITEM} (?:and|or) {_ITEM}", rest) else 0
+
+
 def list_items_after(raws: list[str], i: int) -> int:
     """How many list items follow claim i when it is a lead-in (ends with ":"), else 0."""
     if not strip_markers(raws[i]).rstrip().endswith(":"):
@@ -308,9 +324,13 @@ def enumeration_counts(raws: list[str]) -> list[frozenset[int]]:
     matches one of these is the answer counting its own list, not a fact the source must state."""
     out: list[frozenset[int]] = []
     for i, raw in enumerate(raws):
-        text = strip_markers(raw)
+        # An aside in brackets belongs to the item before it ("hoisted (the default), nested or linked").
+        text = _ASIDE.sub("", strip_markers(raw))
         counts = {m.group(0).count(", ") + 2 - (1 if ", and " in m.group(0) or ", or " in m.group(0) else 0)
                   for m in _SERIES.finditer(text)}
+        after_colon = _listed_after_colon(text)
+        if after_colon:
+            counts.add(after_colon)
         items = list_items_after(raws, i)
         if items:
             counts.add(items)
