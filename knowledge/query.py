@@ -71,6 +71,9 @@ class QueryAnalysis:
     strict_identifiers: list[str] = field(default_factory=list)
     asks_for: list[str] = field(default_factory=list)
     expansions: dict[str, str] = field(default_factory=dict)
+    # What the asker tells around the question ("some proxy in front of us blocks PUT/DELETE 😕" before "how
+    # can clients tunnel those methods through POST?"): "" when the question is all ask.
+    story: str = ""
 
     @property
     def cache_key(self) -> str:
@@ -180,6 +183,42 @@ def is_casual(question: str) -> bool:
     return bool(_STARTS_LOWER.match(question) or _CASUAL.search(question))
 
 
+# Where a chat message breaks into parts: sentence ends, an ellipsis, an emoji, a dash, or a comma or colon before
+# a question word ("…too large, what's the byte limit").
+_QUESTION_WORD = (r"(?:how|what|what's|whats|which|why|where|when|who|is there|are there|any ?way|any|can|could|"
+                  r"should|does|do|did|is|are|will|would|wat)\b")
+_PART_BREAK = re.compile(r"(?:[.!?]+|…|;|[\U0001F300-\U0001FAFF\u2600-\u27BF]+)\s+|\s+[-–—]\s+|[,:]\s+(?="
+                         + _QUESTION_WORD + ")", re.I)
+_ASKING = re.compile(r"^\W*(?:(?:so|and|but|also|then)\s+)?" + _QUESTION_WORD, re.I)
+# A clause that sets the scene of the question after it ("When serving with gevent, which method …", "By
+# default, how many …") belongs to the question.
+_SCENE = re.compile(r"^\W*(?:when|whenever|if|in|for|with|by|after|before|inside|on|starting|once|while|during|under|"
+                    r"using|from|since|without|within|per|at|as|given)\b", re.I)
+
+
+def ask_and_story(question: str) -> tuple[str, str]:
+    """The parts of a chat message that ask (a question word first, or a "?" last, with the scene-setting
+    clauses before them) and the rest, what the asker tells about their situation: "our build breaks
+    because autodoc can't import a dependency 😤 how do we fake it?" asks "how do we fake it?". A message
+    that is one part, or whose parts all ask or none does, is all ask."""
+    parts: list[tuple[int, int]] = []
+    start = 0
+    for match in _PART_BREAK.finditer(question):
+        parts.append((start, match.end()))
+        start = match.end()
+    parts.append((start, len(question)))
+    parts = [(s, e) for s, e in parts if question[s:e].strip(" \t?!.,;:")]
+    asking = [bool(_ASKING.match(question[s:e]) or question[s:e].rstrip().endswith("?")) for s, e in parts]
+    for i in range(len(parts) - 1, 0, -1):
+        if asking[i] and _SCENE.match(question[parts[i - 1][0]:parts[i - 1][1]]):
+            asking[i - 1] = True
+    if all(asking) or not any(asking):
+        return question, ""
+    ask = " ".join(question[s:e].strip() for (s, e), a in zip(parts, asking) if a)
+    story = " ".join(question[s:e].strip() for (s, e), a in zip(parts, asking) if not a)
+    return ask, story
+
+
 # Shorthand that people type and manuals spell out ("env var", "db", "max conns"): read as both, like a
 # glossary term (a company glossary given to `analyze` wins over it). Not "min": "5 min" is minutes.
 SHORTHAND = {"env": "environment", "var": "variable", "vars": "variables", "db": "database", "dbs": "databases",
@@ -206,4 +245,5 @@ def analyze(question: str, glossary: dict[str, str] | None = None) -> QueryAnaly
         strict_identifiers=code_terms(normalized, kinds=("code", "option")),
         asks_for=asked_fact_kinds(normalized),
         expansions=used,
+        story=ask_and_story(normalized)[1],
     )

@@ -191,6 +191,25 @@ def test_a_measure_asks_for_a_number_and_an_exception_or_an_image_for_a_name() -
 
 
 
+def test_a_chat_message_is_read_as_what_it_asks_and_the_story_around_it() -> None:
+    from knowledge.query import analyze, ask_and_story
+
+    ask, story = ask_and_story("our nightly export keeps timing out on the big tables 😩 how do i raise the limit??")
+    assert ask == "how do i raise the limit??"
+    assert story == "our nightly export keeps timing out on the big tables 😩"
+    # A comma before a question word breaks the message too; greetings and what happened are the story.
+    assert ask_and_story("hi, the wiki page is gone, where is the onboarding checklist now?") == (
+        "where is the onboarding checklist now?", "hi, the wiki page is gone,")
+    # A clause that sets the scene belongs to the question it leads into.
+    assert ask_and_story("When a badge is lost abroad, who do I call first?") == (
+        "When a badge is lost abroad, who do I call first?", "")
+    assert ask_and_story("After a reset: which password rules apply?")[1] == ""
+    # One part, or parts that all ask, are all question.
+    assert ask_and_story("Do laptops get encrypted? Which tool does it?")[1] == ""
+    assert analyze("What is the travel per diem?").story == ""
+    assert analyze("flew to Berlin on Monday 🙂 what's the per diem there?").story == "flew to Berlin on Monday 🙂"
+
+
 def test_the_asked_kind_reads_scene_setting_clauses_compound_nouns_and_spelled_quantities() -> None:
     from knowledge.answering.evidence import holds_asked_kind
     from knowledge.query import asked_fact_kinds

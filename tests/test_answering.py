@@ -53,6 +53,18 @@ def test_answers_with_citations_to_the_right_document(corpus_db):
     assert log.outcome == "answered" and log.retrieved and log.timings_ms["total"] > 0
 
 
+def test_words_of_the_askers_story_are_weighed_apart_from_what_is_asked(corpus_db):
+    plain = ask("How many weeks of paid parental leave do employees get?").evidence
+    told = ask("my sister-in-law just had twins in Lisbon 🎉 how many weeks of paid parental leave do "
+               "employees get?").evidence
+    # The story's words (sister-in-law, twins, Lisbon) are in no passage: they are listed as missing, and they
+    # count as the story's, not as missing words of the question.
+    assert {"lisbon", "sister-in-law"} <= set(told["missing_terms"])
+    assert told["features"]["missing_story_count"] > 0
+    assert told["features"]["missing_specific_count"] == plain["features"]["missing_specific_count"]
+    assert plain["features"]["missing_story_count"] == 0
+
+
 def test_exact_identifier_lookup(corpus_db):
     result = ask("What does error E4012 mean?")
     assert not result.refused

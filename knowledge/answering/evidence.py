@@ -16,7 +16,7 @@ from dataclasses import dataclass, field
 from knowledge import fitted
 from knowledge.answering.passages import SourcePassage
 from knowledge.lexicon import TermStats, lexeme_words, parse_tsvector
-from knowledge.query import QueryAnalysis, is_casual
+from knowledge.query import QueryAnalysis, ask_and_story, is_casual
 from knowledge.scoring import probability
 from textcore.words import WORD_NUMBERS, specificity
 
@@ -117,6 +117,10 @@ def features_for(query: QueryAnalysis, lexemes: list[str], passages: list[Source
     # word ("timeout", "pivot") usually is the fact the passages lack.
     spec = {t: max((specificity(w) for w in words.get(t, [t])), default=1.0) for t in terms}
     weighted = sum(idf[t] * spec[t] for t in terms) or 1.0
+    # Words only the asker's story holds ("some proxy in front of us blocks PUT/DELETE") weigh apart: the
+    # passages answer the question, not the situation it came from.
+    told = _story_only(query)
+    missing, story_missing = [t for t in missing if t not in told], [t for t in missing if t in told]
     found_ids = {i for p in passages for h in p.hits for i in h.identifier_matches}
     missing_ids = [i for i in query.strict_identifiers if i not in found_ids]
     unit_features = chosen[0].features if chosen else {}
@@ -136,6 +140,7 @@ def features_for(query: QueryAnalysis, lexemes: list[str], passages: list[Source
         "missing_specific": sum(idf[t] * spec[t] for t in missing) / weighted,
         "missing_specific_count": min(_UNSEEN_CAP, float(sum(1 for t in missing if spec[t] >= 0.5))) / _UNSEEN_CAP,
         "missing_generic_count": min(_UNSEEN_CAP, float(sum(1 for t in missing if spec[t] < 0.5))) / _UNSEEN_CAP,
+        "missing_story_count": min(_UNSEEN_CAP, float(len(story_missing))) / _UNSEEN_CAP,
         "missing_identifier": 1.0 if missing_ids else 0.0,
         # A chat-style question carries words of its own ("lost my laptop on the train this morning"): the
         # refusal model weighs what is missing differently for it.
@@ -147,7 +152,15 @@ def features_for(query: QueryAnalysis, lexemes: list[str], passages: list[Source
         "identifier_on_top": 1.0 if (query.strict_identifiers and not missing_ids and passages
                                      and passages[0].first.identifier_matches) else 0.0,
     }
-    return features, missing, missing_ids
+    return features, missing + story_missing, missing_ids
+
+
+def _story_only(query: QueryAnalysis) -> set[str]:
+    """The lexemes of the asker's story (query.story) that the asking part of the question does not have."""
+    if not query.story:
+        return set()
+    ask, _ = ask_and_story(query.normalized)
+    return set(lexeme_words(query.story)) - set(lexeme_words(ask))
 
 
 def identifier_lookup(features: dict[str, float]) -> bool:
