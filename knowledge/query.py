@@ -35,6 +35,9 @@ _ASKS = [
                         r"config(uration)? (values?|keys?|options?)|exceptions?|errors?|types?|fields?|events?|"
                         r"images?|packages?|headers?|tags?|roles?)\b", re.I)),
     ("default", re.compile(r"\bdefaults?\b|\bout of the box\b", re.I)),
+    # "What is the maximum …", "at least which version": the bound itself is asked, not any number.
+    ("maximum", re.compile(r"\b(maximum|max|at most|upper (limit|bound)|highest|largest|biggest)\b", re.I)),
+    ("minimum", re.compile(r"\b(minimum|(?<!\d )min|at least|lowest|smallest)\b", re.I)),
 ]
 
 

@@ -228,6 +228,15 @@ def test_the_asked_kind_reads_scene_setting_clauses_compound_nouns_and_spelled_q
     assert holds_asked_kind(["number"], "Packagers are notified at least a week ahead.")
     assert holds_asked_kind(["number"], "SQLite uses nine distinct kinds of temporary file.")
     assert not holds_asked_kind(["number"], "One is to run the program inside a profiler.")
+    # A bound is asked: a number that is no bound does not answer "what is the maximum".
+    assert "maximum" in asked_fact_kinds("What is the maximum size of an attachment?")
+    assert "minimum" in asked_fact_kinds("Which Python version does it need at least?")
+    assert "minimum" not in asked_fact_kinds("Retry after 5 min?")
+    assert not holds_asked_kind(["number", "maximum"], "Attachments are scanned within 30 seconds.")
+    assert holds_asked_kind(["number", "maximum"], "Attachments are limited to 25 MB.")
+    assert holds_asked_kind(["number", "maximum"], "You can attach up to 10 files.")
+    assert not holds_asked_kind(["number", "minimum", "version"], "Version 3.7 added the flag.")
+    assert holds_asked_kind(["number", "minimum", "version"], "It requires Python 3.7 or newer.")
     # The counted thing may stand three words after its number ("nine distinct types of temporary files").
     assert holds_asked_kind(["count:temporary|files"], "The engine uses nine distinct types of temporary files.")
     assert not holds_asked_kind(["count:temporary|files"], "Nine of the settings concern how the engine keeps "

@@ -32,6 +32,14 @@ _SPELLED = re.compile(rf"\b(?:{_NUMBER_WORDS}|twice|an? (?:minute|hour|day|week|
                       re.I)
 _DEFAULT = re.compile(r"\bdefault", re.I)
 _VERSION = re.compile(r"\b\d+\.\d+|\b(?:version|release|v)\s?\d", re.I)
+# How a text states an upper or a lower bound: "up to 64", "limited to", "must not exceed"; "at least", "3.7 or
+# newer", "requires Python 3.7", ">= 1.0".
+_UPPER = re.compile(r"\b(max\w*|limit\w*|at most|up to|no more than|not more than|exceed\w*|larg(?:er|est)|"
+                    r"high(?:er|est)|upper|bound\w*|greater than|more than|less than|ceiling|cap(?:ped|s)?|most)\b",
+                    re.I)
+_LOWER = re.compile(r"\b(min\w*|at least|or (?:newer|later|higher|above|greater|more)|and (?:newer|later|up|above)|"
+                    r"requires?|required|needs?|needed|no (?:less|fewer) than|not (?:less|fewer) than|lower|lowest|"
+                    r"small(?:er|est)|earliest|oldest|since|starting)\b|\d\+|>=|≥", re.I)
 # An unseen word counts at most this many times: three unknown words already say "not in the corpus".
 _UNSEEN_CAP = 3.0
 
@@ -59,8 +67,8 @@ class Evidence:
 
 
 def holds_asked_kind(asks_for: list[str], text: str) -> bool:
-    """The text holds the kind of fact the question asks for (a number, a date, a default, a version, a count
-    of the thing asked about), if any."""
+    """The text holds the kind of fact the question asks for (a number, a date, a default, a version, an upper
+    or lower bound, a count of the thing asked about), if any."""
     if "number" in asks_for and not (_DIGIT.search(text) or _SPELLED.search(text)):
         return False
     if "date" in asks_for and not (_DIGIT.search(text) or _DATE.search(text)):
@@ -68,6 +76,10 @@ def holds_asked_kind(asks_for: list[str], text: str) -> bool:
     if "default" in asks_for and not _DEFAULT.search(text):
         return False
     if "version" in asks_for and not _VERSION.search(text):
+        return False
+    if "maximum" in asks_for and not _UPPER.search(text):
+        return False
+    if "minimum" in asks_for and not _LOWER.search(text):
         return False
     for kind in asks_for:
         if kind.startswith("count:") and not _counts(kind[6:], text):
