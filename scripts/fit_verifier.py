@@ -108,7 +108,9 @@ def main(argv: list[str] | None = None) -> int:
     if "test" in path.name:
         parser.error(f"{path} looks like a test split: fit on dev cases only")
     cases = [json.loads(line) for line in path.read_text().splitlines() if line.strip()]
-    chosen = {name: getattr(fitted_thresholds(), name) for name in GRID}
+    # Every cut-off starts from its fitted value; under --lexical-only the embedding route's are written back as
+    # they were.
+    chosen = {name: getattr(fitted_thresholds(), name) for name in {**GRID, **EMBED_GRID}}
     chosen, score, result = search(cases, chosen, GRID)
     embed_result = None
     if not args.lexical_only:
