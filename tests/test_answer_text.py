@@ -210,23 +210,6 @@ def test_a_chat_message_is_read_as_what_it_asks_and_the_story_around_it() -> Non
     assert analyze("flew to Berlin on Monday 🙂 what's the per diem there?").story == "flew to Berlin on Monday 🙂"
 
 
-def test_the_asked_kind_counts_where_it_stands_in_a_sentence_about_the_question() -> None:
-    from types import SimpleNamespace
-
-    from knowledge.answering.evidence import _kind_coverage
-
-    about = SimpleNamespace(text="A table holds at most 2,000 columns.", coverage=0.8)
-    beside = SimpleNamespace(text="Queries return at most 100 rows by default.", coverage=0.2)
-    plain = SimpleNamespace(text="Columns are declared in CREATE TABLE.", coverage=0.9)
-    asks = ["number", "maximum"]
-    # The number that answers is the one in the sentence about what is asked.
-    assert _kind_coverage(asks, [beside, plain]) == 0.2
-    assert _kind_coverage(asks, [beside, about, plain]) == 0.8
-    # No kind of fact asked, or none held: nothing to weigh (fact_missing speaks for the second).
-    assert _kind_coverage(["procedure"], [beside]) == 1.0
-    assert _kind_coverage(asks, [plain]) == 1.0
-
-
 def test_the_asked_kind_reads_scene_setting_clauses_compound_nouns_and_spelled_quantities() -> None:
     from knowledge.answering.evidence import holds_asked_kind
     from knowledge.query import asked_fact_kinds

@@ -158,7 +158,6 @@ def features_for(query: QueryAnalysis, lexemes: list[str], passages: list[Source
         # refusal model weighs what is missing differently for it.
         "casual": 1.0 if is_casual(query.original) else 0.0,
         "fact_missing": 0.0 if holds_asked_kind(query.asks_for, " ".join(c.text for c in chosen)) else 1.0,
-        "kind_coverage": _kind_coverage(query.asks_for, chosen),
         "dense_top": max((h.dense for p in passages[:3] for h in p.hits), default=0.0),
         "question_terms": min(len(terms), 12) / 12,
         # The question names a code or an option (E4012, --soft) and the best passage is the one about it.
@@ -166,20 +165,6 @@ def features_for(query: QueryAnalysis, lexemes: list[str], passages: list[Source
                                      and passages[0].first.identifier_matches) else 0.0,
     }
     return features, missing + story_missing, missing_ids
-
-
-# The asked kinds a sentence holds or not (a number, a date, a default, a version, a bound, a count).
-_FACT_KINDS = ("number", "date", "default", "version", "maximum", "minimum")
-
-
-def _kind_coverage(asks_for: list[str], chosen: list) -> float:
-    """How much of the question the chosen unit that states the asked kind of fact is about: the best question
-    coverage among the units holding it. A number in a sentence about something else ("… limited to 100 rows"
-    for "how many columns") is not the asked number. 1.0 when no kind of fact is asked or none is held (then
-    `fact_missing` speaks)."""
-    asked = [k for k in asks_for if k in _FACT_KINDS or k.startswith("count:")]
-    holding = [c.coverage for c in chosen if asked and holds_asked_kind(asked, c.text)]
-    return max(holding) if holding else 1.0
 
 
 def _story_only(query: QueryAnalysis) -> set[str]:
