@@ -77,6 +77,7 @@ class QueryAnalysis:
     # What the asker tells around the question ("some proxy in front of us blocks PUT/DELETE 😕" before "how
     # can clients tunnel those methods through POST?"): "" when the question is all ask.
     story: str = ""
+    asking: str = ""  # the rest of the message, what it asks (the whole question when there is no story)
 
     @property
     def cache_key(self) -> str:
@@ -175,8 +176,9 @@ def asked_fact_kinds(text: str) -> list[str]:
     return kinds
 
 
+_EMOJI = r"[\U0001F300-\U0001FAFF\u2600-\u27BF]"
 # How a question typed in chat looks: an emoji, "??", a greeting, texting spellings, no capital letter.
-_CASUAL = re.compile(r"[\U0001F300-\U0001FAFF\u2600-\u27BF]|[?!]{2,}|^\s*(?:hey|hi|hello|yo|ok|okay|so|quick q)\b|"
+_CASUAL = re.compile(_EMOJI + r"|[?!]{2,}|^\s*(?:hey|hi|hello|yo|ok|okay|so|quick q)\b|"
                      r"\b(?:pls|plz|u|ur|wat|whats|dont|cant|doesnt|isnt|im|idk|btw|lol|thx|gonna|wanna|kinda)\b", re.I)
 _STARTS_LOWER = re.compile(r"^\s*[a-z]")
 
@@ -190,8 +192,7 @@ def is_casual(question: str) -> bool:
 # a question word ("…too large, what's the byte limit").
 _QUESTION_WORD = (r"(?:how|what|what's|whats|which|why|where|when|who|is there|are there|any ?way|any|can|could|"
                   r"should|does|do|did|is|are|will|would|wat)\b")
-_PART_BREAK = re.compile(r"(?:[.!?]+|…|;|[\U0001F300-\U0001FAFF\u2600-\u27BF]+)\s+|\s+[-–—]\s+|[,:]\s+(?="
-                         + _QUESTION_WORD + ")", re.I)
+_PART_BREAK = re.compile(rf"(?:[.!?]+|…|;|{_EMOJI}+)\s+|\s+[-–—]\s+|[,:]\s+(?=" + _QUESTION_WORD + ")", re.I)
 _ASKING = re.compile(r"^\W*(?:(?:so|and|but|also|then)\s+)?" + _QUESTION_WORD, re.I)
 # A clause that sets the scene of the question after it ("When serving with gevent, which method …", "By
 # default, how many …") belongs to the question.
@@ -239,6 +240,7 @@ SHORTHAND = {"env": "environment", "var": "variable", "vars": "variables", "db":
 def analyze(question: str, glossary: dict[str, str] | None = None) -> QueryAnalysis:
     """Normalise, expand and annotate a question."""
     normalized = normalize(question)
+    asking, story = ask_and_story(normalized)
     expanded, used = expand_abbreviations(expand_contractions(normalized), {**SHORTHAND, **(glossary or {})})
     return QueryAnalysis(
         original=question,
@@ -248,5 +250,6 @@ def analyze(question: str, glossary: dict[str, str] | None = None) -> QueryAnaly
         strict_identifiers=code_terms(normalized, kinds=("code", "option")),
         asks_for=asked_fact_kinds(normalized),
         expansions=used,
-        story=ask_and_story(normalized)[1],
+        story=story,
+        asking=asking,
     )

@@ -117,8 +117,7 @@ def main(argv: list[str] | None = None) -> int:
         embed = CachedEmbed(_load_minilm())
         print("embedding every claim and source sentence once ...", flush=True)
         embed.prime(texts_to_embed(cases))
-        held = {**chosen, **{name: getattr(fitted_thresholds(), name) for name in EMBED_GRID}}
-        chosen, embed_score, embed_result = search(cases, held, EMBED_GRID, embed)
+        chosen, embed_score, embed_result = search(cases, chosen, EMBED_GRID, embed)
         print(f"embedding route: objective {embed_score:.4f}")
     lines = [
         '"""Cut-offs of the answer checker, fitted on dev planted-error cases only.',

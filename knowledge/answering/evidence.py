@@ -16,7 +16,7 @@ from dataclasses import dataclass, field
 from knowledge import fitted
 from knowledge.answering.passages import SourcePassage
 from knowledge.lexicon import TermStats, lexeme_words, parse_tsvector
-from knowledge.query import QueryAnalysis, ask_and_story, is_casual
+from knowledge.query import QueryAnalysis, is_casual
 from knowledge.scoring import probability
 from textcore.words import WORD_NUMBERS, specificity
 
@@ -171,8 +171,7 @@ def _story_only(query: QueryAnalysis) -> set[str]:
     """The lexemes of the asker's story (query.story) that the asking part of the question does not have."""
     if not query.story:
         return set()
-    ask, _ = ask_and_story(query.normalized)
-    return set(lexeme_words(query.story)) - set(lexeme_words(ask))
+    return set(lexeme_words(query.story)) - set(lexeme_words(query.asking))
 
 
 def identifier_lookup(features: dict[str, float]) -> bool:
