@@ -319,7 +319,8 @@ def list_items_after(raws: list[str], i: int) -> int:
 
 def enumeration_counts(raws: list[str]) -> list[frozenset[int]]:
     """For each claim (by position), how many things the answer enumerates right there: the items of a
-    series of three or more inside the claim ("sets A, B and C", counted by its commas) and, for a lead-in ending with
+    series of three or more inside the claim ("sets A, B and C", counted by its commas), the items a colon
+    introduces inside it ("two are handled: A and B"; see _listed_after_colon) and, for a lead-in ending with
     ":", the list items that follow it. A spelled count ("three lints", "a two-stage process") that
     matches one of these is the answer counting its own list, not a fact the source must state."""
     out: list[frozenset[int]] = []
