@@ -50,6 +50,8 @@ FILLER_LEXEMES = frozenset({
     # "how long / how often / how far ahead / how fast" ask for a quantity; the quantity is the evidence.
     "long", "often", "far", "ahead", "fast", "soon", "quick", "keep", "put", "bad", "yet", "re", "m", "s", "ve",
     "ll", "d", "possibl", "allow",
+    # A rate's preposition ("how much per month", "per request"): the unit after it is the topic, not "per".
+    "per",
     # "What am I supposed to do?" asks what "What should I do?" asks; "should" is filler already.
     "suppos",
     # Light verbs and chat words that carry the question's form ("how do I make X show Y", "what name does

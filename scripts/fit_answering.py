@@ -37,7 +37,7 @@ REFUSAL_FEATURES = ["best_unit_dense", "top_score", "coverage", "answer_coverage
                     "missing_idf",
                     "missing_unseen", "missing_identifier", "fact_missing", "dense_top", "question_terms",
                     "missing_specific", "missing_specific_count", "missing_generic_count", "identifier_on_top",
-                    "casual", "missing_story_count"]
+                    "casual", "missing_story_count", "kind_about"]
 
 
 class Context:

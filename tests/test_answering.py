@@ -104,11 +104,36 @@ def test_an_answer_without_the_asked_kind_of_fact_loses_confidence():
 
     features = {"top_score": 0.5, "coverage": 0.9, "answer_coverage": 0.6, "answer_coverage_in_section": 0.7,
                 "focus_coverage": 0.6, "best_unit": 0.5, "best_unit_dense": 0.6, "dense_top": 0.7,
-                "question_terms": 0.4, "fact_missing": 0.0}
-    lacking = {**features, "fact_missing": 1.0}
+                "question_terms": 0.4, "fact_missing": 0.0, "kind_about": 0.7}
+    lacking = {**features, "fact_missing": 1.0, "kind_about": 0.0}
     with_fact = probability(fitted.CONFIDENCE, confidence_features(features, probability(fitted.REFUSAL, features), 1.0))
     without = probability(fitted.CONFIDENCE, confidence_features(lacking, probability(fitted.REFUSAL, lacking), 1.0))
     assert without < with_fact - 0.1
+
+
+def test_the_sentence_that_states_the_asked_number_must_be_about_the_question():
+    """kind_about: how much the chosen unit holding the asked kind of fact is about the question, by its words
+    (section heading included) or by its meaning, whichever reads higher."""
+    from knowledge.answering.evidence import _kind_about
+    from knowledge.answering.extractive import Candidate
+    from knowledge.answering.units import Unit
+
+    def unit(text: str, coverage: float, dense: float, heading: float = 0.0) -> Candidate:
+        return Candidate(None, Unit(text, "sentence", 0, 0), coverage=coverage,
+                         features={"unit_dense": dense, "heading_coverage": heading})
+
+    about = unit("Each page holds at most 40 columns.", 0.3, 0.35)
+    other = unit("A table lists the columns of a query result.", 0.8, 0.7)
+    limit = unit("Exports are limited to 100 rows.", 0.1, 0.2)
+    # Nothing is asked of a kind: nothing to weigh.
+    assert _kind_about(["procedure"], [other, limit]) == 1.0
+    # A number is asked and no chosen sentence gives one.
+    assert _kind_about(["number"], [other]) == 0.0
+    # The only number sits in a sentence about something else: low, however good the other sentence is.
+    assert _kind_about(["number"], [other, limit]) == pytest.approx(0.2)
+    # Words or meaning, whichever reads higher; the heading's words count for the sentence under it.
+    assert _kind_about(["number"], [other, about, limit]) == pytest.approx(0.35)
+    assert _kind_about(["number"], [unit("The fee is 12 dollars.", 0.3, 0.2, heading=0.4)]) == pytest.approx(0.7)
 
 
 def test_refusal_makes_no_generation_call_and_records_a_gap(corpus_db):

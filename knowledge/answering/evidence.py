@@ -158,6 +158,7 @@ def features_for(query: QueryAnalysis, lexemes: list[str], passages: list[Source
         # refusal model weighs what is missing differently for it.
         "casual": 1.0 if is_casual(query.original) else 0.0,
         "fact_missing": 0.0 if holds_asked_kind(query.asks_for, " ".join(c.text for c in chosen)) else 1.0,
+        "kind_about": _kind_about(query.asks_for, chosen),
         "dense_top": max((h.dense for p in passages[:3] for h in p.hits), default=0.0),
         "question_terms": min(len(terms), 12) / 12,
         # The question names a code or an option (E4012, --soft) and the best passage is the one about it.
@@ -165,6 +166,27 @@ def features_for(query: QueryAnalysis, lexemes: list[str], passages: list[Source
                                      and passages[0].first.identifier_matches) else 0.0,
     }
     return features, missing + story_missing, missing_ids
+
+
+# The asked kinds a sentence holds or not (a number, a date, a default, a version, a bound, a count).
+_FACT_KINDS = ("number", "date", "default", "version", "maximum", "minimum")
+
+
+def _kind_about(asks_for: list[str], chosen: list) -> float:
+    """How much the chosen unit that states the asked kind of fact is about the question: a number in a
+    sentence about something else ("… limited to 100 rows" for "how many columns") is not the asked number.
+    Read two ways, the better one kept: by words (the question's words in the unit or its section heading)
+    and by meaning (the unit's MiniLM cosine to the question), so that a question naming the fact with
+    another word ("cost" for a "fee") still finds its sentence about it. 1.0 when no kind of fact is asked
+    (nothing to weigh), 0.0 when one is and no chosen unit holds it."""
+    asked = [k for k in asks_for if k in _FACT_KINDS or k.startswith("count:")]
+    if not asked:
+        return 1.0
+    holding = [c for c in chosen if holds_asked_kind(asked, c.text)]
+    if not holding:
+        return 0.0
+    return max(max(c.coverage + c.features.get("heading_coverage", 0.0), c.features.get("unit_dense", 0.0))
+               for c in holding)
 
 
 def _story_only(query: QueryAnalysis) -> set[str]:
