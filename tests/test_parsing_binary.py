@@ -146,6 +146,14 @@ def test_pdf_lines_in_a_monospaced_font_are_a_code_block() -> None:
                      "    $ ./autogen.sh", "Then read the manual."]
 
 
+def test_pdf_control_characters_a_font_maps_a_glyph_to_are_dropped() -> None:
+    # A symbol font's epsilon comes out of the page as "\x0f": nothing a reader can see, so nothing an answer quotes.
+    pdf = _make_pdf([["# Solver", "The solver stops when the energy falls below some \x0f. The default (.1) is low "
+                      "enough for most graphs."]], title="Layout Guide")
+    texts = [block.text for block in parse_file(pdf, "layout.pdf").blocks]
+    assert texts == ["The solver stops when the energy falls below some . The default (.1) is low enough for most graphs."]
+
+
 def test_pdf_bold_body_size_line_is_a_sub_heading_by_its_font_name() -> None:
     # Core fonts carry no weight pdfium can report (0): "Helvetica-Bold" says it.
     pdf = _make_pdf([["# 3 Adjusting Layouts", "Layouts can be adjusted in three ways.",

@@ -10,8 +10,13 @@ from .base import BREAK_HYPHENS
 _BULLET = re.compile(r"^\s*(?:[•◦▪‣∙·*\-–]|\(?\d{1,3}[.)]|\(?[a-z][.)])\s+")
 
 
+# Control characters a PDF font maps a glyph to (a Symbol font's epsilon comes out as "\x0f"): invisible in an
+# answer, so dropped. "\x02" stays: it marks a hyphen at a line break (see _join_lines).
+_CONTROL = re.compile(r"[\x00\x01\x03-\x08\x0b\x0c\x0e-\x1f\x7f\ufffe]")
+
+
 def _clean_line(text: str) -> str:
-    return " ".join(text.replace("\x00", "").replace("\ufffe", "").split())
+    return " ".join(_CONTROL.sub("", text).split())
 
 
 def _join_lines(lines: list[str]) -> str:
