@@ -25,6 +25,8 @@ _RESIDUE = [
     ("html_tag", re.compile(r"</?(?:a|p|div|span|code|em|strong|br|li|ul|ol|h[1-6]|table|td|tr|pre)\b[^>]*>")),
     # a generator's link label left in the text ("CoverageBuilder[source]", "[edit on GitHub]")
     ("link_label", re.compile(r"\[(?:source|docs|edit(?: on github)?|permalink|view source)\]", re.I)),
+    # a control character a PDF font mapped a glyph to: invisible, the glyph lost
+    ("control_char", re.compile(r"[\x00-\x08\x0b\x0c\x0e-\x1f\x7f]")),
 ]
 
 

@@ -79,6 +79,8 @@ def test_markup_residue_reads_prose_not_quoted_code() -> None:
     assert markup_residue("Run this [1]:\n```\n.. note:: hi\n```") == []
     assert markup_residue("class sphinx.ext.coverage.CoverageBuilder[source]: To use this builder [1].") == \
         ["link_label"]
+    assert markup_residue("The solver stops below some \x0f [1].") == ["control_char"]
+    assert markup_residue("Items:\n- one [1].\n\tindented [1].") == []
 
 
 def test_a_directive_term_is_quoted_as_code_in_the_answer() -> None:
