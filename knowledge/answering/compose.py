@@ -11,7 +11,7 @@ from __future__ import annotations
 import dataclasses
 
 from knowledge import fitted
-from knowledge.answering.evidence import holds_asked_kind
+from knowledge.answering.evidence import asked_facts, holds_asked_kind
 from knowledge.answering.extractive import Candidate, unit_positions
 from knowledge.answering.render import bare_lead, render
 
@@ -246,7 +246,7 @@ def _with_a_statement(chosen: list[Candidate], ranked: list[Candidate], how_to: 
 def _fact_first(chosen: list[Candidate], asks_for: list[str]) -> list[Candidate]:
     """The passage whose units hold the asked kind of fact (the number, the default, the version) is read
     first when the best passage's units do not hold it; each passage's units keep their order."""
-    if not any(k in ("number", "date", "default", "version") or k.startswith("count:") for k in asks_for):
+    if not asked_facts(asks_for):
         return chosen
     groups: dict[int, list[Candidate]] = {}
     for candidate in chosen:

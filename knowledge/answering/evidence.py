@@ -172,6 +172,11 @@ def features_for(query: QueryAnalysis, lexemes: list[str], passages: list[Source
 _FACT_KINDS = ("number", "date", "default", "version", "maximum", "minimum")
 
 
+def asked_facts(asks_for: list[str]) -> list[str]:
+    """The asked kinds that are a fact a sentence states or not (not a procedure, a name, a place …)."""
+    return [k for k in asks_for if k in _FACT_KINDS or k.startswith("count:")]
+
+
 def _kind_about(asks_for: list[str], chosen: list) -> float:
     """How much the chosen unit that states the asked kind of fact is about the question: a number in a
     sentence about something else ("… limited to 100 rows" for "how many columns") is not the asked number.
@@ -179,7 +184,7 @@ def _kind_about(asks_for: list[str], chosen: list) -> float:
     and by meaning (the unit's MiniLM cosine to the question), so that a question naming the fact with
     another word ("cost" for a "fee") still finds its sentence about it. 1.0 when no kind of fact is asked
     (nothing to weigh), 0.0 when one is and no chosen unit holds it."""
-    asked = [k for k in asks_for if k in _FACT_KINDS or k.startswith("count:")]
+    asked = asked_facts(asks_for)
     if not asked:
         return 1.0
     holding = [c for c in chosen if holds_asked_kind(asked, c.text)]
