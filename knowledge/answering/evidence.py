@@ -183,7 +183,9 @@ def _kind_about(asks_for: list[str], chosen: list) -> float:
     Read two ways, the better one kept: by words (the question's words in the unit or its section heading)
     and by meaning (the unit's MiniLM cosine to the question), so that a question naming the fact with
     another word ("cost" for a "fee") still finds its sentence about it. 1.0 when no kind of fact is asked
-    (nothing to weigh), 0.0 when one is and no chosen unit holds it."""
+    (nothing to weigh), 0.0 when one is and no chosen unit holds it: every asked kind in one unit ("the maximum
+    total time" wants a bound and a number in one sentence; reading units that hold either one measured worse,
+    5-fold CV on dev answered 0.845 -> 0.838, refused 0.852 -> 0.842)."""
     asked = asked_facts(asks_for)
     if not asked:
         return 1.0
