@@ -343,3 +343,30 @@ def test_corruptions_still_flagged_with_minilm(minilm_embed, name: str, bad_sent
     report = verify_answer(f"Parental leave is 16 weeks [1]. {bad_sentence}", SOURCES, embed=minilm_embed)
     assert not report.faithful
     assert report.claims[1].verdict == verdict, report.claims[1].reason
+
+
+def test_context_words_count_on_the_side_of_the_entity_they_stand_on() -> None:
+    from verification.checks.context import check_context
+
+    source = ["Werkzeug calls the app.", "The app calls Jinja to render a page."]
+    # The claim puts Jinja where the source has Werkzeug: "calls the app" follows Werkzeug, and precedes Jinja.
+    assert check_context("Jinja calls the app.", source, 4, 0.3, 0.3, other_side=0.25).status == "conflict"
+    # Word order ignored, Jinja's own sentence holds the same words and the exchange goes unseen.
+    assert check_context("Jinja calls the app.", source, 4, 0.3, 0.3, other_side=1.0).status == "pass"
+    # Said in other words, each in its own place, passive voice included: no conflict.
+    for claim in ("Werkzeug calls the app, which calls Jinja.",
+                  "The app is called by Werkzeug and renders pages with Jinja."):
+        assert check_context(claim, source, 4, 0.3, 0.3, other_side=0.25).status == "pass", claim
+
+
+def test_a_claim_that_gathers_items_far_apart_in_one_passage_is_read_against_all_of_them() -> None:
+    source = Source(1, "Leave requests follow these rules:\n\n- A request for a single day goes to the team lead.\n"
+                       "- Sick days need no request.\n- Holidays are set each January.\n- Carry-over ends in March.\n"
+                       "- A request longer than a week goes to human resources.\n"
+                       "- Parental leave is handled by payroll.\n- Unpaid leave needs a form.")
+    gathered = ("A single day goes to the team lead, whereas absences longer than a week go to human resources, and "
+                "payroll handles parental leave [1].")
+    assert verify_answer(gathered, [source]).faithful
+    # What no item says is still new: the added approver is flagged.
+    added = gathered.replace("[1].", "once Dana Whitfield in Legal approves it [1].")
+    assert not verify_answer(added, [source]).faithful

@@ -84,16 +84,29 @@ def _stems(text: str) -> list[str]:
 
 
 def _around(seq: list[str], i: int, window: int) -> dict[str, float]:
-    """Tokens within `window` places of position i, each weighted 1/distance (nearest kept)."""
+    """Tokens within `window` places of position i, each weighted 1/distance (nearest kept), signed by side:
+    negative before position i, positive after it."""
     out: dict[str, float] = {}
     for j in range(max(0, i - window), min(len(seq), i + window + 1)):
         if j != i and seq[j] != seq[i]:
-            out[seq[j]] = max(out.get(seq[j], 0.0), 1.0 / abs(i - j))
+            w = 1.0 / abs(i - j)
+            if w > abs(out.get(seq[j], 0.0)):
+                out[seq[j]] = w if j > i else -w
     return out
 
 
-def _agreement(claim_ctx: dict[str, float], src_ctx: dict[str, float], idf: dict[str, float]) -> float:
-    return sum(w * src_ctx[t] * idf.get(t, 1.0) for t, w in claim_ctx.items() if t in src_ctx)
+def _agreement(claim_ctx: dict[str, float], src_ctx: dict[str, float], idf: dict[str, float],
+               other_side: float) -> float:
+    """Weight of the context words claim and source share; a word that stands on the other side of the entity
+    in the source ("Linux distributions ship Sphinx" for "Sphinx distributions ship Linux") counts
+    `other_side` as much: word order says who does what to whom, though a reworded sentence may turn it."""
+    total = 0.0
+    for t, w in claim_ctx.items():
+        v = src_ctx.get(t)
+        if v is None:
+            continue
+        total += abs(w) * abs(v) * idf.get(t, 1.0) * (1.0 if w * v >= 0 else other_side)
+    return total
 
 
 def described(k: str) -> str:
@@ -124,16 +137,16 @@ class _Placement:
 
 
 def _placement(ctx: dict[str, float], ent: str, occurrences: dict[str, list[tuple[dict[str, float], int]]],
-               idf: dict[str, float]) -> _Placement:
+               idf: dict[str, float], other_side: float) -> _Placement:
     scores: dict[str, tuple[float, int]] = {}
     for other, occs in occurrences.items():
         for c, n in occs:
             if other != ent and ent in c:
                 continue  # named beside the claim's entity: the two share what surrounds them
-            score = _agreement(ctx, c, idf)
+            score = _agreement(ctx, c, idf, other_side)
             if score > scores.get(other, (-1.0, 0))[0]:
                 scores[other] = (score, n)
-    return _Placement(sum(w * idf.get(t, 1.0) for t, w in ctx.items()), scores)
+    return _Placement(sum(abs(w) * idf.get(t, 1.0) for t, w in ctx.items()), scores)
 
 
 # Weight of a word of a term's definition in the term's context (a word next to it weighs 1, one two
@@ -195,7 +208,7 @@ def _aliases(sentences: tuple[str, ...]) -> tuple[tuple[str, ...], dict[str, str
 
 
 def check_context(claim_text: str, sentences: list[str], window: int, margin: float,
-                  min_rival: float = 0.0) -> ContextCheck:
+                  min_rival: float = 0.0, other_side: float = 1.0) -> ContextCheck:
     """Conflict when another entity's source context agrees with the words around a claim entity by at
     least `min_rival`, and by `margin` more than the entity's own source context (both as shares of the
     claim context's weight). A rival the claim also names counts only when the two changed places."""
@@ -221,7 +234,8 @@ def check_context(claim_text: str, sentences: list[str], window: int, margin: fl
         # whole definition: the lines under it say what it is, however far from the term they stand.
         occurrences[term].append(({t: DEFINITION_WEIGHT for t in body if t != term}, n))
     found = [e for e in entities if e in occurrences]
-    places = {e: _placement(_around(claim_seq, claim_seq.index(e), window), e, occurrences, idf) for e in found}
+    places = {e: _placement(_around(claim_seq, claim_seq.index(e), window), e, occurrences, idf, other_side)
+              for e in found}
     for ent in found:
         place = places[ent]
         if place.total <= 0:

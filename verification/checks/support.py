@@ -165,10 +165,11 @@ def score_support(claim_text: str, passages: list[PassageIndex], claim_vec: np.n
                 if key > best[0]:
                     span = " ".join(p.sentences[i : i + size])
                     best = (key, bg, span, p.source.n, p.sentences[i])
-    lexical = _weighted_coverage(c_stems, union) if len(passages) > 1 else None
     window_cov = max(0.0, best[0] - 0.1 * best[1]) if best[0] >= 0 else 0.0
-    # Claims that merge facts from two cited passages are scored against their union too.
-    cov = max(window_cov, 0.95 * lexical) if lexical is not None else window_cov
+    # Claims that merge facts from two cited passages, or from sentences of one passage further apart than a
+    # window ("npm init foo becomes npm exec create-foo, and npm init @usr becomes …" over a list), are scored
+    # against all that they cite too. An added fact brings words none of it holds, so this forgives no addition.
+    cov = max(window_cov, 0.95 * _weighted_coverage(c_stems, union))
     novel = _novel(claim_text, c_stems, union, min_specificity)
     emb = None
     if claim_vec is not None:

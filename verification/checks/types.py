@@ -88,6 +88,9 @@ class Thresholds:
     context_window: int = 3
     context_min_rival: float = 0.4
     context_margin: float = 0.3
+    # How much a context word counts when it stands on the other side of the entity in the source than in the
+    # claim (1: word order ignored).
+    context_other_side: float = 1.0
 
 
 @lru_cache(maxsize=1)
