@@ -370,3 +370,17 @@ def test_a_claim_that_gathers_items_far_apart_in_one_passage_is_read_against_all
     # What no item says is still new: the added approver is flagged.
     added = gathered.replace("[1].", "once Dana Whitfield in Legal approves it [1].")
     assert not verify_answer(added, [source]).faithful
+
+
+def test_a_quote_runs_between_its_own_marks_and_names_something() -> None:
+    from textcore.identifiers import identifiers
+
+    # Each of '%', '\' and ',' is its own quotation; the text between two of them is not one.
+    quoted = [i.text for i in identifiers("For a literal '%', quote it with '\\', which likewise quotes '\\' and ','.")]
+    assert not [q for q in quoted if "quote it" in q or "which" in q], quoted
+    assert [i.text for i in identifiers("Set it to 'on', or to 'auto'.")] == ["on", "auto"]
+    # A link in backticks: the URL is checked as a URL, and the brackets left around it name nothing.
+    answer = "It suggests an automatic link like `<http://example.org>` instead [1]."
+    source = Source(1, "bare_urls warns when a URL is not a link and suggests <http://example.org> instead.")
+    assert not [i for i in identifiers(answer) if i.kind == "backtick"]
+    assert verify_answer(answer, [source]).claims[0].checks["identifiers"].startswith("n/a")

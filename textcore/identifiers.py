@@ -120,7 +120,12 @@ def _identifiers(text: str, quotes: bool) -> tuple[Identifier, ...]:
         for kind, rx in _QUOTE_RES:
             for m in rx.finditer(masked):
                 inner = m.group(1).strip()
-                if inner:
+                # An opening quote is followed by what it quotes and a closing one follows it: a span with a space
+                # just inside a quote mark runs from one quotation's end to the next one's start ("'%', quote it
+                # with '\'"). A span with no letter or digit ("`< >`" once its URL is masked) names nothing.
+                if kind == "quote" and inner != m.group(1):
+                    continue
+                if any(ch.isalnum() for ch in inner):
                     found.append((m.start(), Identifier(inner, kind, kind == "backtick")))
     for m in _OPTION_RE.finditer(masked):
         found.append((m.start(), Identifier(m.group(0), "option", True)))
