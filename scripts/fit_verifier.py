@@ -6,10 +6,9 @@
 Only a dev split may be given (the script refuses a file named like a test split). Lexical mode (no
 embeddings), the mode `make test` and `python -m verification.evaluate_cases` measure. A coordinate
 search over the cut-offs below (each one in turn over its values, the others held, until a full pass
-changes nothing; the full grid would take hours on two cores); the chosen values minimise twice the
-false-flag rate above TARGET_FALSE_FLAGS plus, for each corruption type, how far its detection recall
-falls short of TARGET_RECALL. False flags weigh
-eight times as much: each one cuts a true sentence out of a user's answer and every answer pays for
+changes nothing; the full grid would take hours on two cores); the chosen values minimise
+FALSE_FLAG_WEIGHT times the false-flag rate above TARGET_FALSE_FLAGS plus, for each corruption type, how
+far its detection recall falls short of TARGET_RECALL. False flags weigh eight times as much: each one cuts a true sentence out of a user's answer and every answer pays for
 them, while a missed planted error of one type is one kind of fault among seven, and in the default
 offline mode answers copy their sentences from the sources, so those faults arise only with a
 generator. On answers the cut-offs were not fitted on, the false-flag rate has been about twice dev's.
