@@ -7,6 +7,8 @@ to Y. For every entity X of the claim, the words around it in the claim (nearer 
 words found in many sentences of the passage weigh less) are compared with the words around each
 source occurrence of X and around every other entity of the cited sentences. When another entity's
 surroundings agree with the claim's markedly better than X's own do, the claim has put X in Y's place.
+A context word counts fully where it stands on the same side of the entity in claim and source, and
+`context_other_side` as much where the sides differ (word order says who does what to whom).
 """
 
 from __future__ import annotations

@@ -168,7 +168,8 @@ def score_support(claim_text: str, passages: list[PassageIndex], claim_vec: np.n
     window_cov = max(0.0, best[0] - 0.1 * best[1]) if best[0] >= 0 else 0.0
     # Claims that merge facts from two cited passages, or from sentences of one passage further apart than a
     # window ("npm init foo becomes npm exec create-foo, and npm init @usr becomes …" over a list), are scored
-    # against all that they cite too. An added fact brings words none of it holds, so this forgives no addition.
+    # against all that they cite too. The words of an added fact that none of it holds still count against the
+    # claim (though everyday words below `novel_specificity` are not counted as new, here as in a window).
     cov = max(window_cov, 0.95 * _weighted_coverage(c_stems, union))
     novel = _novel(claim_text, c_stems, union, min_specificity)
     emb = None
