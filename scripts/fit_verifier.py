@@ -8,7 +8,8 @@ embeddings), the mode `make test` and `python -m verification.evaluate_cases` me
 search over the cut-offs below (each one in turn over its values, the others held, until a full pass
 changes nothing; the full grid would take hours on two cores); the chosen values minimise
 FALSE_FLAG_WEIGHT times the false-flag rate above TARGET_FALSE_FLAGS plus, for each corruption type, how
-far its detection recall falls short of TARGET_RECALL. False flags weigh eight times as much: each one cuts a true sentence out of a user's answer and every answer pays for
+far its detection recall falls short of TARGET_RECALL. False flags weigh eight times as much: each one
+cuts a true sentence out of a user's answer and every answer pays for
 them, while a missed planted error of one type is one kind of fault among seven, and in the default
 offline mode answers copy their sentences from the sources, so those faults arise only with a
 generator. On answers the cut-offs were not fitted on, the false-flag rate has been about twice dev's.
@@ -120,14 +121,16 @@ def main(argv: list[str] | None = None) -> int:
     # Every cut-off starts from its fitted value; under --lexical-only the embedding route's are written back as
     # they were.
     chosen = {name: getattr(fitted_thresholds(), name) for name in {**GRID, **EMBED_GRID}}
-    chosen, score, result = search(cases, chosen, {k: v for k, v in GRID.items() if k not in held})
+    def free(grid: dict[str, list]) -> dict[str, list]:
+        return {name: values for name, values in grid.items() if name not in held}
+
+    chosen, score, result = search(cases, chosen, free(GRID))
     embed_result = None
     if not args.lexical_only:
         embed = CachedEmbed(_load_minilm())
         print("embedding every claim and source sentence once ...", flush=True)
         embed.prime(texts_to_embed(cases))
-        chosen, embed_score, embed_result = search(cases, chosen, {k: v for k, v in EMBED_GRID.items() if k not in held},
-                                                   embed)
+        chosen, embed_score, embed_result = search(cases, chosen, free(EMBED_GRID), embed)
         print(f"embedding route: objective {embed_score:.4f}")
     lines = [
         '"""Cut-offs of the answer checker, fitted on dev planted-error cases only.',

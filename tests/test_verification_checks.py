@@ -351,6 +351,7 @@ def test_context_words_count_on_the_side_of_the_entity_they_stand_on() -> None:
     source = ["Werkzeug calls the app.", "The app calls Jinja to render a page."]
     # The claim puts Jinja where the source has Werkzeug: "calls the app" follows Werkzeug, and precedes Jinja.
     assert check_context("Jinja calls the app.", source, 4, 0.3, 0.3, other_side=0.25).status == "conflict"
+    assert check_context("Jinja calls the app.", source, 4, 0.3, 0.3, other_side=0.0).status == "conflict"
     # Word order ignored, Jinja's own sentence holds the same words and the exchange goes unseen.
     assert check_context("Jinja calls the app.", source, 4, 0.3, 0.3, other_side=1.0).status == "pass"
     # Said in other words, each in its own place, passive voice included: no conflict.
@@ -372,15 +373,15 @@ def test_a_claim_that_gathers_items_far_apart_in_one_passage_is_read_against_all
     assert not verify_answer(added, [source]).faithful
 
 
-def test_a_quote_runs_between_its_own_marks_and_names_something() -> None:
+def test_a_quote_around_a_url_is_read_whole() -> None:
     from textcore.identifiers import identifiers
 
-    # Each of '%', '\' and ',' is its own quotation; the text between two of them is not one.
-    quoted = [i.text for i in identifiers("For a literal '%', quote it with '\\', which likewise quotes '\\' and ','.")]
-    assert not [q for q in quoted if "quote it" in q or "which" in q], quoted
-    assert [i.text for i in identifiers("Set it to 'on', or to 'auto'.")] == ["on", "auto"]
-    # A link in backticks: the URL is checked as a URL, and the brackets left around it name nothing.
+    # URLs are masked so that their parts are not read as codes; a quote around one is still the whole quote.
     answer = "It suggests an automatic link like `<http://example.org>` instead [1]."
     source = Source(1, "bare_urls warns when a URL is not a link and suggests <http://example.org> instead.")
-    assert not [i for i in identifiers(answer) if i.kind == "backtick"]
-    assert verify_answer(answer, [source]).claims[0].checks["identifiers"].startswith("n/a")
+    assert [i.text for i in identifiers(answer) if i.kind == "backtick"] == ["<http://example.org>"]
+    assert verify_answer(answer, [source]).faithful
+    command = [i.text for i in identifiers("Run `pip install git+https://example.org/x.git` first.")
+               if i.kind == "backtick"]
+    assert command == ["pip install git+https://example.org/x.git"]
+    assert [i.text for i in identifiers("Set it to 'on', or to 'auto'.")] == ["on", "auto"]

@@ -19,7 +19,7 @@ from verification.evaluate_cases import score_cases
 TEST = Path(__file__).resolve().parent.parent / "fixtures" / "eval" / "real" / "verify" / "test.jsonl"
 MEASURED_RECALL = {"number": 0.85, "entity_swap": 0.5625, "negation": 0.575, "unsupported_addition": 0.9625,
                    "wrong_citation": 0.95, "fabricated_url": 1.0, "out_of_range_citation": 1.0}
-MEASURED_FALSE_FLAGS = 0.139
+MEASURED_FALSE_FLAGS = 0.143
 MARGIN = 0.03
 
 

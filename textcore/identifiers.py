@@ -119,13 +119,10 @@ def _identifiers(text: str, quotes: bool) -> tuple[Identifier, ...]:
     if quotes:
         for kind, rx in _QUOTE_RES:
             for m in rx.finditer(masked):
-                inner = m.group(1).strip()
-                # An opening quote is followed by what it quotes and a closing one follows it: a span with a space
-                # just inside a quote mark runs from one quotation's end to the next one's start ("'%', quote it
-                # with '\'"). A span with no letter or digit ("`< >`" once its URL is masked) names nothing.
-                if kind == "quote" and inner != m.group(1):
-                    continue
-                if any(ch.isalnum() for ch in inner):
+                # A quote is read whole, a URL or an email inside it included ("`<http://example.org>`", "`pip install
+                # git+https://…`"): URLs are masked only so that their parts are not read as codes.
+                inner = text[m.start(1):m.end(1)].strip()
+                if inner:
                     found.append((m.start(), Identifier(inner, kind, kind == "backtick")))
     for m in _OPTION_RE.finditer(masked):
         found.append((m.start(), Identifier(m.group(0), "option", True)))
