@@ -155,6 +155,17 @@ def test_a_count_after_the_or_those_points_back_and_is_not_a_fact_to_back() -> N
     assert [m.key for m in extract_numbers("There are two approaches.")] == ["2"]
 
 
+def test_a_count_that_points_back_still_contradicts_a_source_that_counts_the_same_noun_otherwise() -> None:
+    source = Source(1, "The release is signed off by a board of four maintainers. Each release needs a vote: "
+                       "the four maintainers vote within 48 hours, and a tie is broken by the release manager.")
+    assert verify_answer("A tie between the four maintainers is broken by the release manager [1].", [source]).faithful
+    recounted = verify_answer("A tie between the three maintainers is broken by the release manager [1].", [source])
+    assert not recounted.faithful
+    assert "counts 3 maintain" in recounted.claims[0].reason
+    # Counted nouns the source does not count stay free: the count points back, it states no fact.
+    assert verify_answer("The release manager breaks a tie between the two camps [1].", [source]).faithful
+
+
 def test_a_capitalised_plural_starting_a_sentence_is_an_ordinary_word() -> None:
     from textcore.identifiers import names
 

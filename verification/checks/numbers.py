@@ -33,6 +33,7 @@ _UNIT_SKIP = frozenset("""business working calendar consecutive full paid unpaid
 _ANAPHORIC = re.compile(r"\b(?:the|these|those|its|their|both)\s+$", re.IGNORECASE)
 _NUM = r"\d{1,3}(?:,\d{3})+(?:\.\d+)?|\d+(?:\.\d+)?"
 _WORDNUM = "|".join(sorted(_WORD_NUMBERS, key=len, reverse=True))
+_WORD_COUNT = re.compile(rf"\b({_WORDNUM})(?:[- ](one|two|three|four|five|six|seven|eight|nine))?\b", re.I)
 _PATTERNS: list[tuple[str, re.Pattern[str]]] = [
     ("iso_date", re.compile(r"(?<![\w-])(\d{4})-(\d{1,2})-(\d{1,2})(?![\w-])")),
     ("slash_date", re.compile(r"(?<![\w/])(\d{1,2})/(\d{1,2})/(\d{2,4})(?![\w/])")),
@@ -48,8 +49,7 @@ _PATTERNS: list[tuple[str, re.Pattern[str]]] = [
     # A sentence's full stop may follow a version ("in 3.8.17."); another dotted part may not.
     ("version", re.compile(r"(?<![\w.])(\d+\.\d+\.\d+)(?!\w|\.\w)")),
     ("number", re.compile(rf"(?<![\w.,])({_NUM})(?:\s?(k|m|bn)\b)?(?:st|nd|rd|th)?(?![\w])", re.I)),
-    ("word", re.compile(rf"\b({_WORDNUM})(?:[- ](one|two|three|four|five|six|seven|eight|nine))?\b",
-                        re.I)),
+    ("word", _WORD_COUNT),
     ("month", re.compile(r"\b(January|February|March|April|June|July|August|September|October|"
                          r"November|December|Jan|Feb|Mar|Apr|Jun|Jul|Aug|Sept|Sep|Oct|Nov|Dec)\b"
                          r"|\bMay\b(?=\s+\d)|(?<=\d\s)May\b")),
@@ -176,7 +176,7 @@ def _mentions(kind: str, m: re.Match[str], text: str) -> list[NumberMention] | N
         # "the two end points", "those three lints", "both": a count after a definite determiner points back
         # at things already named, it does not state how many there are; a unit keeps it a quantity
         # ("the two weeks").
-        if unit not in UNIT_NOUNS and _ANAPHORIC.search(text[max(0, m.start() - 12):m.start()]):
+        if _points_back(text, m.start(), unit):
             return None
         return [NumberMention(raw, "number", str(value), frozenset(), unit)]
     if kind == "month":
@@ -186,6 +186,41 @@ def _mentions(kind: str, m: re.Match[str], text: str) -> list[NumberMention] | N
     if kind == "weekday":
         idx = _WEEKDAYS.index(m.group(1).lower())
         return [NumberMention(raw, "weekday", f"w{idx}", frozenset(), "weekday")]
+    return None
+
+
+def _points_back(text: str, start: int, unit: str | None) -> bool:
+    """A spelled count after a definite determiner and before no unit noun ("the two end points")."""
+    return unit not in UNIT_NOUNS and bool(_ANAPHORIC.search(text[max(0, start - 12):start]))
+
+
+@lru_cache(maxsize=4096)
+def counts_pointing_back(text: str) -> tuple[tuple[str, str], ...]:
+    """(value, counted noun) of each count that `extract_numbers` leaves out because it points back at
+    things already named ("the four corners"): it states no fact to back, but it can still contradict a
+    source that counts the same noun otherwise."""
+    out = []
+    for m in _WORD_COUNT.finditer(text):
+        first = m.group(1).lower()
+        unit = _unit_after(text, m.end(), m.start(), before_too=False)
+        if first == "one" or unit is None or not _points_back(text, m.start(), unit):
+            continue
+        value = _WORD_NUMBERS[first] + (_WORD_NUMBERS[m.group(2).lower()] if m.group(2) else 0)
+        out.append((str(value), unit))
+    return tuple(out)
+
+
+def _recounted(claim_text: str, passage_text: str) -> NumberCheck | None:
+    """A conflict when the claim counts a noun back ("the five corners") that the passage counts
+    differently ("the four corners", "4 corners"); None otherwise."""
+    source = {(m.key, m.unit) for m in extract_numbers(passage_text) if m.kind == "number"}
+    source |= set(counts_pointing_back(passage_text))
+    for value, unit in counts_pointing_back(claim_text):
+        if (value, unit) in source:
+            continue
+        rival = next((v for v, u in sorted(source) if u == unit and v != value), None)
+        if rival is not None:
+            return NumberCheck("conflict", f"claim counts {value} {unit}, source counts {rival}", (value,))
     return None
 
 
@@ -212,7 +247,7 @@ def check_numbers(claim_text: str, passage_text: str, counted: frozenset[int] = 
     claim_nums = [m for m in extract_numbers(claim_text)
                   if not (m.text.strip().isalpha() and m.key.isdigit() and int(m.key) in counted)]
     if not claim_nums:
-        return NumberCheck("n/a", "no numbers")
+        return _recounted(claim_text, passage_text) or NumberCheck("n/a", "no numbers")
     source_nums = extract_numbers(passage_text)
     available: dict[str, list[NumberMention]] = {}
     for sm in source_nums:
@@ -236,7 +271,7 @@ def check_numbers(claim_text: str, passage_text: str, counted: frozenset[int] = 
         if not matches:
             missing.append(cm)
     if not missing:
-        return NumberCheck("pass", f"{len(claim_nums)} number(s) found")
+        return _recounted(claim_text, passage_text) or NumberCheck("pass", f"{len(claim_nums)} number(s) found")
     names = tuple(m.text.strip() for m in missing)
     # A number the claim states itself is no rival to its other numbers ("2015, unless --edition 2018").
     stated = {cm.key for cm in claim_nums}
