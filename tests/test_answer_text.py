@@ -299,3 +299,33 @@ def test_a_definitions_default_line_with_its_term_may_answer() -> None:
     units = {u.text: u for u in units_of("SPOOL_HOST: The host and port of the spool server.\nDefault: None")}
     assert units["SPOOL_HOST: Default: None"].quotable
     assert not units_of("Default: None")[0].quotable
+
+
+def test_of_two_sentences_that_differ_in_the_answering_words_the_better_one_stays() -> None:
+    from knowledge.answering.compose import _without_repeats
+
+    # Two parallel examples, alike in all but the words that answer: the one that scored higher is kept.
+    text = ("With a prefix of APP and a command named sync, the host option is read from APP_SYNC_HOST. "
+            "Nested commands add their own names in between. "
+            "With a prefix of APP and a command named sync-all, the host option is read from APP_SYNC_ALL_HOST.")
+    sentences = [c for c in _candidates(text) if c.unit.kind == "sentence"]
+    sentences[0].score, sentences[2].score = 0.3, 0.7
+    kept = [c.text for c in _without_repeats(sentences)]
+    assert kept == [sentences[1].text, sentences[2].text]
+    sentences[0].score, sentences[2].score = 0.7, 0.3
+    assert [c.text for c in _without_repeats(sentences)] == [sentences[0].text, sentences[1].text]
+
+
+def test_a_list_item_keeps_its_second_sentence_in_the_steps_and_on_its_line() -> None:
+    # A build guide's list: the item's second sentence says how to turn the default off.
+    text = ("The build has these defaults:\n"
+            "- Debug builds enable assertions by default. Pass --disable-assertions to configure to turn them off.\n"
+            "- Release builds strip symbols unless --keep-symbols is given.")
+    candidates = _candidates(text)
+    for candidate in candidates:
+        if candidate.unit.kind == "window" and "--disable-assertions" in candidate.text:
+            candidate.score = 5.0
+    answer, chosen = compose(candidates, ["procedure"])
+    assert "- Debug builds enable assertions by default [1]. Pass --disable-assertions to configure to turn them off [1]." \
+        in answer, answer
+    assert "\n- Release builds strip symbols" in answer, answer

@@ -13,7 +13,7 @@ import dataclasses
 from knowledge import fitted
 from knowledge.answering.evidence import asked_facts, holds_asked_kind
 from knowledge.answering.extractive import Candidate, unit_positions
-from knowledge.answering.render import bare_lead, render
+from knowledge.answering.render import bare_lead, continues_item, render
 
 MAX_STEPS = 6
 
@@ -56,6 +56,9 @@ def _list_of(best: Candidate, same: list[Candidate]) -> list[Candidate]:
     list elsewhere in the passage answers something else."""
     runs: list[list[Candidate]] = []
     for c in same:
+        if c.unit.kind == "sentence" and c.unit.quotable and runs and continues_item(runs[-1][-1], c):
+            runs[-1].append(c)  # an item's second sentence ("Use the --disable-sanitizers option …")
+            continue
         if c.unit.kind != "item":
             continue
         if runs and runs[-1][-1].unit.paragraph == c.unit.paragraph:
@@ -260,14 +263,19 @@ def _fact_first(chosen: list[Candidate], asks_for: list[str]) -> list[Candidate]
 
 
 def _without_repeats(chosen: list[Candidate]) -> list[Candidate]:
-    """A sentence two sources share (the same warning in two sections) is said once, where it first comes."""
-    out: list[Candidate] = []
-    for candidate in chosen:
-        if candidate.unit.kind in ("sentence", "item") and any(
-                o.unit.kind in ("sentence", "item") and _near_duplicate(candidate.text, o.text) for o in out):
-            continue
-        out.append(candidate)
-    return out
+    """A sentence said twice is said once. The same sentence in two sections (a shared warning) is said where
+    it first comes. Of two that differ in a few words, the one that scored higher stays, where it stands: the
+    words they differ in are the ones that answer ("… called run …, then the variable is WEB_RUN_RELOAD" and
+    "… called run-server …, then the variable is WEB_RUN_SERVER_HOST")."""
+    said = [c for c in chosen if c.unit.kind in ("sentence", "item")]
+    dropped: set[int] = set()
+    for i, a in enumerate(said):
+        for b in said[i + 1:]:
+            if id(a) in dropped or id(b) in dropped or not _near_duplicate(a.text, b.text):
+                continue
+            same = a.text.split() == b.text.split()
+            dropped.add(id(a) if b.score > a.score and not same else id(b))
+    return [c for c in chosen if id(c) not in dropped]
 
 
 # The share of the best unit's score a unit holding the asked kind of fact needs to join an answer that

@@ -87,6 +87,7 @@ def render(chosen: list[Candidate]) -> str:
     (cited by the sentence that introduces it)."""
     parts: list[str] = []
     previous_term = ""
+    previous: Candidate | None = None
     for candidate in _without_a_dangling_lead(chosen):
         candidate = _named_subject(candidate, "".join(parts))
         kind = candidate.unit.kind
@@ -102,11 +103,25 @@ def render(chosen: list[Candidate]) -> str:
         line = _with_marker(candidate)
         if kind == "item":
             parts.append("\n- " + line)
+        elif previous is not None and continues_item(previous, candidate):
+            parts.append(" " + line)  # the item's own next sentence stays on its line
         elif parts and (parts[-1].startswith("\n- ") or parts[-1].endswith("```\n")):
             parts.append("\n" + line)
         else:
             parts.append((" " if parts else "") + line)
+        previous = candidate if kind == "item" or (previous is not None and continues_item(previous, candidate)) \
+            else None
     return "".join(parts).strip()
+
+
+def continues_item(item: Candidate, candidate: Candidate) -> bool:
+    """A sentence right after a list item, in the same paragraph: the item's own next sentence ("- non-release
+    builds will enable address sanitizer by default. Use the --disable-sanitizers option to turn them off.").
+    `item` is a list item or a sentence already known to continue one."""
+    return (candidate.unit.kind == "sentence" and item.unit.kind in ("item", "sentence")
+            and candidate.passage.n == item.passage.n and candidate.unit.paragraph == item.unit.paragraph
+            and candidate.position == item.position + 1)
+
 
 
 # A definition whose term is a directive's own syntax (".. ifconfig::", Sphinx's directive reference):
