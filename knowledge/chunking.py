@@ -246,11 +246,35 @@ def _fit_units(units: list[_Unit], target: int, hard: int, counter: _Counter) ->
             parts = [_Unit(piece, unit.sep if k == 0 else "\n\n", n)
                      for k, (piece, n) in enumerate(zip(pieces, counter.content(pieces)))]
             out.extend(_fit_units(parts, target, hard, counter))
+        elif is_code_block(unit.text.strip("\n")) and "\n" in unit.text.strip("\n"):
+            # A code block without blank lines, too long for one chunk: apart between its lines, each piece
+            # still a code block with its indentation, never a run of words.
+            pieces = _split_lines(unit.text.strip("\n"), target, counter)
+            parts = [_Unit(piece, unit.sep if k == 0 else "\n\n", n)
+                     for k, (piece, n) in enumerate(zip(pieces, counter.content(pieces)))]
+            out.extend(_fit_units(parts, target, hard, counter) if len(parts) > 1 else parts)
         else:
             pieces = _split_words(unit.text, target, counter)
             for k, (piece, n) in enumerate(zip(pieces, counter.content(pieces))):
                 out.append(_Unit(piece, unit.sep if k == 0 else " ", n))
     return out
+
+
+def _split_lines(text: str, budget: int, counter: _Counter) -> list[str]:
+    """A code block's lines packed into pieces of about `budget` tokens (a line alone may exceed it)."""
+    lines = text.split("\n")
+    pieces: list[str] = []
+    current: list[str] = []
+    used = 0
+    for line, size in zip(lines, counter.content(lines)):
+        if current and used + size > budget:
+            pieces.append("\n".join(current))
+            current, used = [], 0
+        current.append(line)
+        used += size
+    if current:
+        pieces.append("\n".join(current))
+    return pieces
 
 
 def _pack(units: list[_Unit], target: int, hard: int, min_tokens: int) -> list[list[_Unit]]:

@@ -206,6 +206,20 @@ def load_hits(chunk_ids: list[int]) -> list[Hit]:
     return [Hit(*row[:13], identifiers=list(row[13] or [])) for row in rows]
 
 
+def chunk_texts_at(places: list[tuple[int, int]]) -> dict[tuple[int, int], str]:
+    """The text of the chunk at each (document id, order), where there is one, in one query."""
+    if not places:
+        return {}
+    with connection.cursor() as cursor:
+        cursor.execute(
+            "SELECT c.document_id, c.order, c.text FROM knowledge_chunk c "
+            "JOIN unnest(%s::bigint[], %s::int[]) AS p(document_id, ord) "
+            "ON c.document_id = p.document_id AND c.order = p.ord",
+            [[d for d, _ in places], [o for _, o in places]],
+        )
+        return {(d, o): text for d, o, text in cursor.fetchall()}
+
+
 def _fill_missing_dense(hits: list[Hit], query_vector: np.ndarray) -> None:
     """Exact cosine for candidates the dense retriever did not return (found lexically only)."""
     missing = [hit.chunk_id for hit in hits if "dense" not in hit.ranks]

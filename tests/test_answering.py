@@ -327,3 +327,29 @@ def test_a_number_question_gets_the_sentence_with_the_number(corpus_db):
     result = ask("How much does an office locker rental cost per month?", collection_ids=[collection.pk])
     assert not result.refused, result.answer
     assert "12 dollars" in result.answer, result.answer
+
+
+def test_a_passage_that_ends_on_a_lead_in_gets_the_code_the_next_chunk_opens_with(settings):
+    from knowledge.answering.passages import build_passages
+    from knowledge.models import Chunk
+    from knowledge.retrieval import load_hits
+
+    settings.VERITY_CHUNK_MAX_TOKENS, settings.VERITY_CHUNK_TARGET_TOKENS = 64, 48
+    collection = make_collection("Build guide")
+    filler = " ".join(f"Step {i} of the release checklist is reviewed by the duty engineer." for i in range(4))
+    code = "".join(f"    git push mirror-{i} v2.4.0 --follow-tags --signed=if-asked\n" for i in range(5))
+    text = (f"# Releasing\n\n{filler}\n\nTag the release and push the tag to every mirror as follows:\n\n"
+            f"{code}\nThe release job starts on its own.\n").encode()
+    document, _ = register_upload(collection, "release.md", text)
+    ingest_document(document.pk)
+    chunks = list(Chunk.objects.filter(document=document).order_by("order"))
+    (lead,) = [c for c in chunks if c.text.rstrip().endswith("as follows:")]
+    assert "git push" not in lead.text  # the chunk boundary falls between the lead-in and its code
+
+    (passage,) = build_passages(load_hits([lead.pk]))
+    # The code block opens the next chunk, cut between its lines with its indentation kept.
+    assert chunks[chunks.index(lead) + 1].text.startswith("    git push mirror-0")
+    assert "as follows:\n\n    git push mirror-0 v2.4.0 --follow-tags --signed=if-asked" in passage.text, passage.text
+    assert "The release job" not in passage.text  # only what the lead-in introduces
+    (other,) = build_passages(load_hits([chunks[0].pk]))
+    assert other.text == chunks[0].text  # a passage that ends on a full stop stays as it is

@@ -71,6 +71,17 @@ def test_overlong_sentence_is_split_on_words() -> None:
     assert " ".join(c.text for c in chunks).split() == sentence.split()
 
 
+def test_overlong_code_block_is_split_between_its_lines_keeping_its_layout() -> None:
+    lines = [f"    run --step {i} --target build/{i} --verbose" for i in range(40)]
+    code = "\n".join(lines)
+    chunks = chunk_document(_doc(_text(("Doc",), code)),
+                            word_counter, max_tokens=60, target_tokens=50)
+    assert len(chunks) > 3 and all(c.token_count <= 60 for c in chunks)
+    for chunk in chunks:
+        assert all(line in lines for line in chunk.text.split("\n") if line.strip()), chunk.text
+    assert [line for c in chunks for line in c.text.split("\n") if line.strip()] == lines
+
+
 @pytest.mark.parametrize("first, second, merged, owner", [
     # siblings under the same parent merge; the sub-heading line stays in the text
     ((("Doc", "Sick"), "Ten days."), (("Doc", "Vacation"), "Twenty days."), True, "first"),

@@ -13,6 +13,7 @@ import dataclasses
 from knowledge import fitted
 from knowledge.answering.evidence import asked_facts, holds_asked_kind
 from knowledge.answering.extractive import Candidate, unit_positions
+from knowledge.answering.passages import SHORT_LEAD_WORDS
 from knowledge.answering.render import bare_lead, continues_item, render
 
 MAX_STEPS = 6
@@ -104,6 +105,11 @@ def _list_after(lead: Candidate, candidates: list[Candidate]) -> list[Candidate]
                    and c.unit.kind != "window"), key=lambda c: c.position)
     if same and same[0].position == lead.position + 1 and same[0].unit.kind == "code":
         return [same[0]]
+    # "… with autoexception as follows:" / "docs/source/usage.rst:" / code: a label of its own between them.
+    if len(same) > 1 and same[0].position == lead.position + 1 and same[0].unit.kind == "lead" \
+            and len(same[0].text.split()) <= SHORT_LEAD_WORDS and same[1].position == lead.position + 2 \
+            and same[1].unit.kind == "code":
+        return same[:2]
     run: list[Candidate] = []
     for candidate in same:
         if candidate.unit.kind != "item" or candidate.position != (run[-1].position if run else lead.position) + 1:

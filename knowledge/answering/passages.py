@@ -5,7 +5,8 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from django.conf import settings
 
-from knowledge.retrieval import Hit
+from knowledge.retrieval import Hit, chunk_texts_at
+from textcore.sentences import LIST_ITEM, is_code_block, paragraphs
 
 
 @dataclass
@@ -61,5 +62,43 @@ def build_passages(hits: list[Hit], *, limit: int = 5) -> list[SourcePassage]:
         passages.append(SourcePassage(n=len(passages) + 1, hits=[hit], score=hit.score))
     for passage in passages:
         passage.text = "\n\n".join(h.text for h in passage.hits)  # chunks end at paragraph boundaries
+    _finish_lead_ins(passages)
     return passages
 
+
+# A lead-in this short between a lead-in and its code is a label (a file name), not a statement of its own.
+SHORT_LEAD_WORDS = 6
+
+
+def _last_paragraph(text: str) -> str:
+    spans = paragraphs(text)
+    return text[spans[-1][0]:spans[-1][1]].rstrip() if spans else ""
+
+
+def _what_it_introduces(text: str) -> str:
+    """The opening of a chunk up to its first code block or list, when only short lead-ins stand before it
+    (a file name: "docs/source/usage.rst:"): what a lead-in just before the chunk introduces; "" otherwise."""
+    spans = paragraphs(text)
+    for start, end in spans[:3]:
+        block = text[start:end]
+        lines = [line for line in block.split("\n") if line.strip()]
+        if is_code_block(block) or (lines and LIST_ITEM.match(lines[0])):
+            return text[spans[0][0]:end].strip("\n")
+        if not (block.strip().endswith(":") and len(block.split()) <= SHORT_LEAD_WORDS):
+            return ""
+    return ""
+
+
+def _finish_lead_ins(passages: list[SourcePassage]) -> None:
+    """A passage that ends on a colon gets the code block or list that opens the document's next chunk: a chunk
+    boundary fell between a lead-in ("replace the directive with autoexception as follows:") and what it
+    introduces, or inside a code block, after a line that opens a block of its own ("class MyStep(Step):")."""
+    open_ended = {p.n: (p.hits[-1].document_id, p.hits[-1].order + 1) for p in passages
+                  if _last_paragraph(p.text).endswith(":")}
+    if not open_ended:
+        return
+    following = chunk_texts_at(list(open_ended.values()))
+    for passage in passages:
+        block = _what_it_introduces(following.get(open_ended.get(passage.n), "")) if passage.n in open_ended else ""
+        if block:
+            passage.text = f"{passage.text}\n\n{block}"
