@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import dataclasses
 
+import pytest
+
 from knowledge.answering.compose import _what_it_continues, compose
 from knowledge.answering.render import render
 from knowledge.answering.extractive import Candidate
@@ -329,3 +331,16 @@ def test_a_list_item_keeps_its_second_sentence_in_the_steps_and_on_its_line() ->
     assert "- Debug builds enable assertions by default [1]. Pass --disable-assertions to configure to turn them off [1]." \
         in answer, answer
     assert "\n- Release builds strip symbols" in answer, answer
+
+
+@pytest.mark.parametrize("label, shown", [("Example:", False), ("config/startup.sh:", True)])
+def test_a_lead_in_brings_its_code_past_a_label_of_its_own(label: str, shown: bool) -> None:
+    text = (f"With a driver older than 470.2, start the window manager with the fallback flag like so:\n\n{label}\n\n"
+            "    exec wm --fallback-outputs\n\nNewer drivers need no flag.")
+    candidates = _candidates(text)
+    for candidate in candidates:
+        candidate.score = 5.0 if candidate.text.endswith("like so:") else 0.1
+    answer, _ = compose(candidates)
+    assert answer.startswith("With a driver older than 470.2, start the window manager with the fallback flag like so [1]:")
+    assert "exec wm --fallback-outputs" in answer, answer
+    assert (label.rstrip(":") in answer) is shown, answer

@@ -105,11 +105,12 @@ def _list_after(lead: Candidate, candidates: list[Candidate]) -> list[Candidate]
                    and c.unit.kind != "window"), key=lambda c: c.position)
     if same and same[0].position == lead.position + 1 and same[0].unit.kind == "code":
         return [same[0]]
-    # "… with autoexception as follows:" / "docs/source/usage.rst:" / code: a label of its own between them.
+    # "… with autoexception as follows:" / "docs/source/usage.rst:" / code: a label of its own between them. A
+    # file name says where the code goes and stays; a bare word ("Example:") repeats what the lead-in said.
     if len(same) > 1 and same[0].position == lead.position + 1 and same[0].unit.kind == "lead" \
             and len(same[0].text.split()) <= SHORT_LEAD_WORDS and same[1].position == lead.position + 2 \
             and same[1].unit.kind == "code":
-        return same[:2]
+        return same[1:2] if bare_lead(same[0]) else same[:2]
     run: list[Candidate] = []
     for candidate in same:
         if candidate.unit.kind != "item" or candidate.position != (run[-1].position if run else lead.position) + 1:
