@@ -344,3 +344,21 @@ def test_a_lead_in_brings_its_code_past_a_label_of_its_own(label: str, shown: bo
     assert answer.startswith("With a driver older than 470.2, start the window manager with the fallback flag like so [1]:")
     assert "exec wm --fallback-outputs" in answer, answer
     assert (label.rstrip(":") in answer) is shown, answer
+
+
+def test_an_answer_built_around_code_also_says_the_statement_nearly_as_good_as_it() -> None:
+    # A testing guide: the example test ranks first, the sentence naming the argument close behind.
+    text = ("The following test checks that the logout view sends a redirect response.\n\n    def test_logout(client):\n        response = client.get('/logout')\n"
+            "        assert response.status_code == 302\n\n"
+            "By passing follow_through=True to a request method, the client keeps requesting until a page is returned.")
+    candidates = _candidates(text)
+    for candidate in candidates:
+        candidate.score = {"code": 1.0, "window": 0.05}.get(candidate.unit.kind, 0.6 if "follow_through" in candidate.text
+                                                            else 0.5)
+    answer, _ = compose(candidates)
+    assert "def test_logout" in answer and "follow_through=True" in answer, answer
+    # Far below the code, it stays out.
+    for candidate in candidates:
+        if "follow_through" in candidate.text:
+            candidate.score = 0.2
+    assert "follow_through" not in compose(candidates)[0]

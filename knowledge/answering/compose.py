@@ -161,6 +161,7 @@ def compose(candidates: list[Candidate], asks_for: list[str] | None = None) -> t
         if follow:
             chosen = _what_it_continues([top] + follow, candidates)
             chosen += _next_steps(chosen, candidates) if how_to else []
+            chosen = _with_what_else_answers(chosen, ranked, top, asks_for or [], how_to)
             return render(chosen), chosen
     if top.unit.kind == "code":
         intro = _introduction(top, candidates)
@@ -168,6 +169,7 @@ def compose(candidates: list[Candidate], asks_for: list[str] | None = None) -> t
             chosen = _what_it_continues([intro, top], candidates)
             chosen += _next_steps(chosen, candidates) if how_to else []
             chosen = _with_a_statement(chosen, ranked, how_to)
+            chosen = _with_what_else_answers(chosen, ranked, top, asks_for or [], how_to)
             return render(chosen), chosen
     quotable = [c for c in ranked if c.unit.quotable]
     if not quotable:
@@ -198,6 +200,31 @@ def compose(candidates: list[Candidate], asks_for: list[str] | None = None) -> t
     chosen.sort(key=lambda c: (c.passage.n != best.passage.n, c.passage.n, c.position))
     chosen = _without_repeats(chosen)
     return render(_fact_first(chosen, asks_for or [])), chosen
+
+
+def _with_what_else_answers(chosen: list[Candidate], ranked: list[Candidate], top: Candidate, asks_for: list[str],
+                            how_to: bool) -> list[Candidate]:
+    """An answer built around a lead-in or code block also says the best statement nearly as good as it (by the
+    same shares, and within the same count of statements, as the other units of an answer), and the asked kind
+    of fact when it lacks it; a how-to answer keeps to its steps."""
+    if how_to:
+        return chosen
+    quotable = [c for c in ranked if c.unit.quotable and _states(c)]
+    said = sum(1 for c in chosen if _states(c))
+    extra: list[Candidate] = []
+    for candidate in quotable:
+        ratio = fitted.COMPOSE["same_passage" if candidate.passage.n == top.passage.n else "other_passage"]
+        if candidate.score < ratio * top.score or said + (len(candidate.unit.parts) or 1) > fitted.COMPOSE["max_units"]:
+            continue
+        if any(_overlaps(candidate, c) or _near_duplicate(candidate.text, c.text) for c in chosen):
+            continue
+        extra = _expand([candidate])
+        break
+    extra += _asked_kind(chosen + extra, quotable, asks_for, top)
+    if not extra:
+        return chosen
+    out = chosen + [c for c in extra if not any(_overlaps(c, o) for o in chosen)]
+    return sorted(out, key=lambda c: (c.passage.n != top.passage.n, c.passage.n, c.position))
 
 
 # A row whose first cell holds at least this share of the best row's distinctive question words is asked
