@@ -362,3 +362,20 @@ def test_an_answer_built_around_code_also_says_the_statement_nearly_as_good_as_i
         if "follow_through" in candidate.text:
             candidate.score = 0.2
     assert "follow_through" not in compose(candidates)[0]
+
+
+def test_a_code_block_that_names_the_asked_identifier_keeps_the_sentence_that_introduces_it() -> None:
+    from knowledge.answering.extractive import about_identifiers
+
+    # The question names build_index(); only the code names it, the sentence before says what to do.
+    text = ("The search index is built when the application starts.\n\n"
+            "Wrap the call in a context block, and everything in it can reach the settings.\n\n"
+            "    with app.settings_context():\n        build_index()\n\n"
+            "Anything else that needs the settings belongs in a command.\n\n"
+            "Commands run with the settings already loaded.\n\n"
+            "Older releases loaded them lazily.")
+    candidates = [c for c in _candidates(text) if c.unit.kind != "window"]
+    for candidate in candidates:
+        candidate.features = {"identifier_match": 1.0 if "build_index" in candidate.text else 0.0}
+    kept = {c.text.split()[0] for c in about_identifiers(candidates, ["build_index"])}
+    assert kept == {"Wrap", "with", "Anything", "Commands"}, kept

@@ -12,7 +12,7 @@ import dataclasses
 
 from knowledge import fitted
 from knowledge.answering.evidence import asked_facts, holds_asked_kind
-from knowledge.answering.extractive import Candidate, unit_positions
+from knowledge.answering.extractive import Candidate, introduction, unit_positions
 from knowledge.answering.passages import SHORT_LEAD_WORDS
 from knowledge.answering.render import bare_lead, continues_item, render
 
@@ -119,19 +119,6 @@ def _list_after(lead: Candidate, candidates: list[Candidate]) -> list[Candidate]
     return run[:MAX_STEPS]
 
 
-def _introduction(code: Candidate, candidates: list[Candidate]) -> Candidate | None:
-    """The sentence right before a code block, which says what the code does; a stray fragment between
-    them (a file name left as a line of its own) is passed over."""
-    before = sorted((c for c in candidates if c.passage.n == code.passage.n and c.unit.kind != "window"
-                     and code.position - 2 <= c.position < code.position), key=lambda c: -c.position)
-    for candidate in before:
-        if candidate.unit.kind == "lead" or (candidate.unit.kind in ("sentence", "item") and candidate.unit.quotable):
-            return candidate
-        if candidate.unit.kind not in ("sentence", "item"):
-            break
-    return None
-
-
 def _what_it_continues(chosen: list[Candidate], candidates: list[Candidate]) -> list[Candidate]:
     """An answer that opens with a bare lead-in gets the sentences that lead-in continues, first: the one or two
     before it in its paragraph, else the last sentence of the paragraph before ("…through a pager." /
@@ -164,7 +151,7 @@ def compose(candidates: list[Candidate], asks_for: list[str] | None = None) -> t
             chosen = _with_what_else_answers(chosen, ranked, top, asks_for or [], how_to)
             return render(chosen), chosen
     if top.unit.kind == "code":
-        intro = _introduction(top, candidates)
+        intro = introduction(top, candidates)
         if intro is not None:
             chosen = _what_it_continues([intro, top], candidates)
             chosen += _next_steps(chosen, candidates) if how_to else []

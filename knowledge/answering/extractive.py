@@ -185,6 +185,8 @@ def rescore_densely(candidates: list[Candidate], embed, query_vector) -> None:
 # On the 354 answerable dev questions, answers composed from the passages held the hint 241 times with no
 # reading on, 246 with 2, 247 with 3: 2 keeps the answer close to the unit naming the option.
 READ_ON = 2
+# How far before a code block its introduction may stand (a file name may come between).
+_INTRODUCED_FROM = 2
 
 
 def about_identifiers(scored: list, strict_ids: list[str]) -> list:
@@ -200,8 +202,23 @@ def about_identifiers(scored: list, strict_ids: list[str]) -> list:
     starts: dict[int, list[int]] = {}
     for c in naming:
         starts.setdefault(c.passage.n, []).append(max(unit_positions(c)))
-    return [c for c in scored if c.features.get("identifier_match")
+    # A code block naming it comes with the sentence that introduces it ("Use app_context() in a with block.").
+    intros = {id(i) for c in naming if c.unit.kind == "code" for i in [introduction(c, scored)] if i is not None}
+    return [c for c in scored if c.features.get("identifier_match") or id(c) in intros
             or any(0 < min(unit_positions(c)) - start <= READ_ON for start in starts.get(c.passage.n, []))]
+
+
+def introduction(code: Candidate, candidates: list[Candidate]) -> Candidate | None:
+    """The sentence right before a code block, which says what the code does; a stray fragment between
+    them (a file name left as a line of its own) is passed over."""
+    before = sorted((c for c in candidates if c.passage.n == code.passage.n and c.unit.kind != "window"
+                     and code.position - _INTRODUCED_FROM <= c.position < code.position), key=lambda c: -c.position)
+    for candidate in before:
+        if candidate.unit.kind == "lead" or (candidate.unit.kind in ("sentence", "item") and candidate.unit.quotable):
+            return candidate
+        if candidate.unit.kind not in ("sentence", "item"):
+            break
+    return None
 
 
 def unit_positions(candidate: Candidate) -> set[int]:
