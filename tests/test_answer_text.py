@@ -379,3 +379,11 @@ def test_a_code_block_that_names_the_asked_identifier_keeps_the_sentence_that_in
         candidate.features = {"identifier_match": 1.0 if "build_index" in candidate.text else 0.0}
     kept = {c.text.split()[0] for c in about_identifiers(candidates, ["build_index"])}
     assert kept == {"Wrap", "with", "Anything", "Commands"}, kept
+
+
+def test_a_number_alone_on_its_line_is_no_answer() -> None:
+    # A version note whose words were lost ("Changed in version" dropped by a converter) leaves its number alone.
+    units = units_of("Output is written through the console's own API.\n\n6.0\n\nThe limit is 64k characters a call.")
+    quotable = {u.text: u.quotable for u in units}
+    assert quotable == {"Output is written through the console's own API.": True, "6.0": False,
+                        "The limit is 64k characters a call.": True}

@@ -60,6 +60,8 @@ def _quotable(text: str) -> bool:
     body = text.strip()
     if _VERSION_NOTE.match(body) or _CAPTION.match(body):
         return False
+    if not re.search(r"[A-Za-z]", body):
+        return False  # a number alone ("6.0", a version note's number left on its line) states nothing
     if len(_WORD.findall(body)) < 8 and not re.search(r"\d", body):
         return False  # a fragment too short to state anything ("Example:", "See also")
     if len(body.split()) < 3 and not re.search(r"\d", body):
