@@ -123,7 +123,6 @@ def continues_item(item: Candidate, candidate: Candidate) -> bool:
             and candidate.position == item.position + 1)
 
 
-
 # A definition whose term is a directive's own syntax (".. ifconfig::", Sphinx's directive reference):
 # the term is code, quoted as code, not reST left in the prose.
 # Anywhere in a sentence ("object descriptions (.. class::, .. function:: etc.)") it is quoted the same way.
