@@ -387,3 +387,17 @@ def test_a_number_alone_on_its_line_is_no_answer() -> None:
     quotable = {u.text: u.quotable for u in units}
     assert quotable == {"Output is written through the console's own API.": True, "6.0": False,
                         "The limit is 64k characters a call.": True}
+
+
+def test_a_how_to_answer_reads_on_to_the_code_that_shows_how() -> None:
+    # A coverage guide: the chosen sentences say what to do; the lead-in and code after them show it.
+    text = ("After a run, a file named default.prof is left in the working directory. It is often better to name "
+            "the file yourself. Set the PROF_FILE variable to change it:\n\n    $ PROF_FILE=run-%p.prof ./app\n\n"
+            "The %p pattern is replaced by the process ID.")
+    candidates = _candidates(text)
+    for candidate in candidates:
+        candidate.score = 1.0 if candidate.unit.kind == "window" and candidate.text.startswith("After a run") else 0.01
+    asked, _ = compose(candidates, ["procedure", "default"])
+    assert asked.endswith("Set the PROF_FILE variable to change it [1]:\n```\n$ PROF_FILE=run-%p.prof ./app\n```"), asked
+    plain, _ = compose(candidates, ["default"])
+    assert "PROF_FILE" not in plain, plain  # a question that does not ask how gets no code

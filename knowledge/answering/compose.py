@@ -184,6 +184,7 @@ def compose(candidates: list[Candidate], asks_for: list[str] | None = None) -> t
         chosen.append(candidate)
     chosen = _with_what_leads_introduce(_asked_rows(_expand(chosen)), candidates)
     chosen += _asked_kind(chosen, quotable, asks_for or [], best)
+    chosen += _code_read_on(chosen, candidates) if "procedure" in (asks_for or []) else []
     chosen.sort(key=lambda c: (c.passage.n != best.passage.n, c.passage.n, c.position))
     chosen = _without_repeats(chosen)
     return render(_fact_first(chosen, asks_for or [])), chosen
@@ -212,6 +213,23 @@ def _with_what_else_answers(chosen: list[Candidate], ranked: list[Candidate], to
         return chosen
     out = chosen + [c for c in extra if not any(_overlaps(c, o) for o in chosen)]
     return sorted(out, key=lambda c: (c.passage.n != top.passage.n, c.passage.n, c.position))
+
+
+def _code_read_on(chosen: list[Candidate], candidates: list[Candidate]) -> list[Candidate]:
+    """For a question that asks how: the code block that reads on from the best passage's last chosen unit, with
+    the lead-in before it ("It's often preferable to set a specific file name or path." / "You can change the
+    output file using the environment variable LLVM_PROFILE_FILE:" / code), which shows how."""
+    n = chosen[0].passage.n if chosen else None
+    last = max((p for c in chosen if c.passage.n == n for p in unit_positions(c)), default=None)
+    if last is None or any(c.unit.kind == "code" for c in chosen):
+        return []
+    at = {c.position: c for c in candidates if c.passage.n == n and c.unit.kind != "window"}
+    following, after = at.get(last + 1), at.get(last + 2)
+    if following is not None and following.unit.kind == "code":
+        return [following]
+    if following is not None and following.unit.kind == "lead" and after is not None and after.unit.kind == "code":
+        return [following, after]
+    return []
 
 
 # A row whose first cell holds at least this share of the best row's distinctive question words is asked
