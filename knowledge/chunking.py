@@ -180,28 +180,34 @@ def _shorten_path(path: tuple[str, ...], counter: _Counter, limit: int) -> tuple
     return path
 
 
+def _packed(items: list[str], sizes: list[int], budget: int) -> list[list[str]]:
+    """Items in order, grouped greedily so that each group's sizes add up to at most `budget` (an item alone may
+    exceed it)."""
+    groups: list[list[str]] = []
+    used = 0
+    for item, size in zip(items, sizes):
+        if groups and groups[-1] and used + size <= budget:
+            groups[-1].append(item)
+            used += size
+        else:
+            groups.append([item])
+            used = size
+    return groups
+
+
 def _split_words(text: str, budget: int, counter: _Counter) -> list[str]:
     """Last resort for an over-long sentence: break on word boundaries (or characters)."""
     words = text.split()
     sizes = counter.content(words)
     pieces: list[str] = []
-    current: list[str] = []
-    used = 0
-    for word, size in zip(words, sizes):
+    start = 0  # the first word since the last one too long to share a piece
+    for i, (word, size) in enumerate(zip(words, sizes)):
         if size > budget:
-            if current:
-                pieces.append(" ".join(current))
-                current, used = [], 0
+            pieces += [" ".join(group) for group in _packed(words[start:i], sizes[start:i], budget)]
             step = max(1, len(word) * budget // max(size, 1))
             pieces.extend(word[k:k + step] for k in range(0, len(word), step))
-            continue
-        if current and used + size > budget:
-            pieces.append(" ".join(current))
-            current, used = [], 0
-        current.append(word)
-        used += size
-    if current:
-        pieces.append(" ".join(current))
+            start = i + 1
+    pieces += [" ".join(group) for group in _packed(words[start:], sizes[start:], budget)]
     return pieces
 
 
@@ -263,18 +269,7 @@ def _fit_units(units: list[_Unit], target: int, hard: int, counter: _Counter) ->
 def _split_lines(text: str, budget: int, counter: _Counter) -> list[str]:
     """A code block's lines packed into pieces of about `budget` tokens (a line alone may exceed it)."""
     lines = text.split("\n")
-    pieces: list[str] = []
-    current: list[str] = []
-    used = 0
-    for line, size in zip(lines, counter.content(lines)):
-        if current and used + size > budget:
-            pieces.append("\n".join(current))
-            current, used = [], 0
-        current.append(line)
-        used += size
-    if current:
-        pieces.append("\n".join(current))
-    return pieces
+    return ["\n".join(group) for group in _packed(lines, counter.content(lines), budget)]
 
 
 def _pack(units: list[_Unit], target: int, hard: int, min_tokens: int) -> list[list[_Unit]]:

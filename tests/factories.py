@@ -60,3 +60,14 @@ def make_query_log(question: str = "What is the meal allowance?", *, at=None, ou
         QueryLog.objects.filter(pk=log.pk).update(created_at=at)
         log.created_at = at
     return log
+
+
+def text_candidates(text: str, n: int = 1, score: float = 1.0):
+    """The writer's candidates (units and windows) of one passage text, scored by position: the first unit best."""
+    from knowledge.answering.extractive import Candidate
+    from knowledge.answering.passages import SourcePassage
+    from knowledge.answering.units import units_of, windows
+
+    passage = SourcePassage(n=n, hits=[], score=score, text=text)
+    units = units_of(text)
+    return [Candidate(passage, unit, score - 0.01 * unit.position, 0.9) for unit in units + windows(units)]

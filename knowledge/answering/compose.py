@@ -175,9 +175,7 @@ def compose(candidates: list[Candidate], asks_for: list[str] | None = None) -> t
     for candidate in quotable[1:]:
         if sum(len(c.unit.parts) or 1 for c in chosen) >= fitted.COMPOSE["max_units"]:
             break
-        same_passage = candidate.passage.n == best.passage.n
-        ratio = fitted.COMPOSE["same_passage"] if same_passage else fitted.COMPOSE["other_passage"]
-        if candidate.score < ratio * best.score or candidate.coverage < fitted.COMPOSE["min_coverage"]:
+        if not _nearly_as_good(candidate, best) or candidate.coverage < fitted.COMPOSE["min_coverage"]:
             continue
         if any(_overlaps(candidate, c) or _near_duplicate(candidate.text, c.text) for c in chosen):
             continue
@@ -188,6 +186,12 @@ def compose(candidates: list[Candidate], asks_for: list[str] | None = None) -> t
     chosen.sort(key=lambda c: (c.passage.n != best.passage.n, c.passage.n, c.position))
     chosen = _without_repeats(chosen)
     return render(_fact_first(chosen, asks_for or [])), chosen
+
+
+def _nearly_as_good(candidate: Candidate, best: Candidate) -> bool:
+    """A unit scores at least the fitted share of the best one's score (a smaller share from the same passage)."""
+    share = fitted.COMPOSE["same_passage" if candidate.passage.n == best.passage.n else "other_passage"]
+    return candidate.score >= share * best.score
 
 
 def _with_what_else_answers(chosen: list[Candidate], ranked: list[Candidate], top: Candidate, asks_for: list[str],
@@ -201,8 +205,7 @@ def _with_what_else_answers(chosen: list[Candidate], ranked: list[Candidate], to
     said = sum(1 for c in chosen if _states(c))
     extra: list[Candidate] = []
     for candidate in quotable:
-        ratio = fitted.COMPOSE["same_passage" if candidate.passage.n == top.passage.n else "other_passage"]
-        if candidate.score < ratio * top.score or said + (len(candidate.unit.parts) or 1) > fitted.COMPOSE["max_units"]:
+        if not _nearly_as_good(candidate, top) or said + (len(candidate.unit.parts) or 1) > fitted.COMPOSE["max_units"]:
             continue
         if any(_overlaps(candidate, c) or _near_duplicate(candidate.text, c.text) for c in chosen):
             continue

@@ -101,16 +101,16 @@ def render(chosen: list[Candidate]) -> str:
             parts.append("\n```\n" + textwrap.dedent(candidate.text).strip("\n") + "\n```\n")
             continue
         line = _with_marker(candidate)
+        continuing = previous is not None and continues_item(previous, candidate)
         if kind == "item":
             parts.append("\n- " + line)
-        elif previous is not None and continues_item(previous, candidate):
+        elif continuing:
             parts.append(" " + line)  # the item's own next sentence stays on its line
         elif parts and (parts[-1].startswith("\n- ") or parts[-1].endswith("```\n")):
             parts.append("\n" + line)
         else:
             parts.append((" " if parts else "") + line)
-        previous = candidate if kind == "item" or (previous is not None and continues_item(previous, candidate)) \
-            else None
+        previous = candidate if kind == "item" or continuing else None
     return "".join(parts).strip()
 
 
