@@ -75,6 +75,8 @@ KEPT = [
     "Reimburse 2 nights at 189.50 each, PO 4500123",
     "My business travel ref is 123456789",
     "Ask the Platform Team in #it-help",
+    "With an nVidia binary driver older than 302.17, which flag must i3 be started with?",
+    "Does the printer driver support the B2 tray?",
 ]
 
 

@@ -120,17 +120,26 @@ def _build_analyzer() -> Any:
 
 
 _VERSION_BEFORE = re.compile(r"(?:\bv|\bversion\s*|\bver\.?\s*)$", re.I)
+# The shortest US driver licence numbers have four characters (Colorado: a letter and three digits);
+# Presidio's weak pattern (a letter and 1-12 digits) beside the word "driver" took the window manager
+# i3 or a printer model "B2" for one.
+_LICENCE_MIN_LENGTH = 4
+
+
+def _implausible(result: Any, text: str) -> bool:
+    """A finding that cannot be what Presidio calls it: a four-part version ("version 10.2.3.4", "v1.2.3.4")
+    or a loopback, private or documentation address read as an IP address (127.0.0.1 identifies no one and is
+    often what a question is about: "proxy to 127.0.0.1:8000"); a two- or three-character code read as a
+    driver licence."""
+    value = text[result.start:result.end]
+    if result.entity_type == "IP_ADDRESS":
+        return bool(_VERSION_BEFORE.search(text, 0, result.start)) or _not_personal_ip(value)
+    return result.entity_type == "US_DRIVER_LICENSE" and len(value) < _LICENCE_MIN_LENGTH
 
 
 def _replace_results(text: str, results: list[Any], found: list[tuple[str, str]]) -> str:
     """Replace Presidio's findings in `text` with placeholders, appending what was replaced to `found`."""
-    # Presidio reads four-part versions ("version 10.2.3.4", "v1.2.3.4") as IP addresses; loopback,
-    # private and documentation addresses (127.0.0.1, 10.0.0.5, 0.0.0.0) identify no one and are often
-    # what a question is about ("proxy to 127.0.0.1:8000").
-    results = [
-        r for r in results if not (r.entity_type == "IP_ADDRESS" and (_VERSION_BEFORE.search(text, 0, r.start)
-                                                                      or _not_personal_ip(text[r.start:r.end])))
-    ]
+    results = [r for r in results if not _implausible(r, text)]
     # Keep the highest-scoring, then longest, of overlapping spans.
     chosen: list[Any] = []
     for r in sorted(results, key=lambda r: (-r.score, -(r.end - r.start), r.start)):
