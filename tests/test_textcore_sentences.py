@@ -59,3 +59,16 @@ def test_a_code_block_with_blank_lines_is_one_paragraph() -> None:
     text = "Run these:\n\n    # step one\n    make build\n\n    # step two\n    make install\n\nThen restart."
     assert [text[a:b] for a, b in paragraphs(text)] == [
         "Run these:", "    # step one\n    make build\n\n    # step two\n    make install", "Then restart."]
+
+
+def test_a_label_over_code_without_a_blank_line_is_a_paragraph_of_its_own() -> None:
+    """A merged chunk keeps a small section's name as a line over its code ("Synopsis" over the command): the
+    code stays a code block, its first line not read as the end of a sentence."""
+    from knowledge.answering.units import units_of
+    from textcore.sentences import paragraphs
+
+    text = "Synopsis\n    npm adduser\n\n    alias: add-user\n\nNote: This command is unaware of workspaces."
+    assert [text[a:b] for a, b in paragraphs(text)] == [
+        "Synopsis", "    npm adduser\n\n    alias: add-user", "Note: This command is unaware of workspaces."]
+    assert [(u.kind, u.text) for u in units_of(text) if "npm adduser" in u.text] == [
+        ("code", "    npm adduser\n\n    alias: add-user")]

@@ -54,12 +54,23 @@ def paragraphs(text: str) -> list[tuple[int, int]]:
     if text[start:].strip():
         spans.append((start, len(text)))
     joined: list[tuple[int, int]] = []
-    for span in spans:
+    for span in (part for span in spans for part in _label_apart(text, span)):
         if joined and is_code_block(text[joined[-1][0]:joined[-1][1]]) and is_code_block(text[span[0]:span[1]]):
             joined[-1] = (joined[-1][0], span[1])
         else:
             joined.append(span)
     return joined
+
+
+def _label_apart(text: str, span: tuple[int, int]) -> list[tuple[int, int]]:
+    """A line over a code block with no blank line between ("Synopsis" over "    npm adduser", a section's
+    name a merged chunk keeps over its code) is the code's label, a paragraph of its own: otherwise the
+    code's first line would be read as the end of a sentence ("Synopsis npm adduser")."""
+    start, end = span
+    first_end = text.find("\n", start, end)
+    if first_end < 0 or text[start:first_end].startswith((" ", "\t")) or not is_code_block(text[first_end + 1:end]):
+        return [span]
+    return [(start, first_end), (first_end + 1, end)]
 
 
 _CONNECTORS = frozenset("a an the and or of to in on for with by from as at is are be that which than then "
