@@ -99,3 +99,16 @@ def test_a_how_to_answer_reads_on_to_the_code_that_shows_how() -> None:
     assert asked.endswith("Set the PROF_FILE variable to change it [1]:\n```\n$ PROF_FILE=run-%p.prof ./app\n```"), asked
     plain, _ = compose(candidates, ["default"])
     assert "PROF_FILE" not in plain, plain  # a question that does not ask how gets no code
+
+
+def test_how_to_steps_read_on_from_a_code_block_start_at_what_introduces_it() -> None:
+    # A flag's section: a lead-in, the example, then what the flag does (the best unit). The steps read on
+    # from the code; without its lead-in the code would open the answer with no sentence to cite it.
+    text = ("Using this flag looks like this:\n\n    $ builder src/main.conf --stamp-version 1.3.7\n\n"
+            "When the builder receives this flag, it prints the version into the page footer. "
+            "Use it to tell the builds of several releases apart.")
+    candidates = _candidates(text)
+    for candidate in candidates:
+        candidate.score = 2.0 if candidate.text.startswith("When the builder") else 0.1
+    answer, _ = compose(candidates, ["procedure"])
+    assert answer.startswith("Using this flag looks like this [1]:\n```\n$ builder src/main.conf --stamp-version"), answer

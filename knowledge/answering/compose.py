@@ -44,6 +44,11 @@ def _steps(best: Candidate, candidates: list[Candidate]) -> list[Candidate]:
             break
         picked.append(candidate)
         length += len(candidate.text)
+    if picked and picked[0].unit.kind == "code":
+        # Read on from a code block, the steps start at what introduces it ("Using this flag looks like this:"):
+        # code that opens an answer has no sentence to cite it, and goes.
+        intro = introduction(picked[0], candidates)
+        picked = ([intro] if intro is not None else []) + picked
     return picked or [best]
 
 
