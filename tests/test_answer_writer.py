@@ -112,3 +112,17 @@ def test_how_to_steps_read_on_from_a_code_block_start_at_what_introduces_it() ->
         candidate.score = 2.0 if candidate.text.startswith("When the builder") else 0.1
     answer, _ = compose(candidates, ["procedure"])
     assert answer.startswith("Using this flag looks like this [1]:\n```\n$ builder src/main.conf --stamp-version"), answer
+
+
+def test_a_window_that_goes_on_from_the_chosen_one_brings_its_other_sentence() -> None:
+    # The best pair of sentences and a nearly-as-good pair that shares its second sentence: the pair read on
+    # from the answer, so its third sentence (which says how to delete one point) joins it.
+    text = ("Points can be moved with the spin buttons. To delete all points, click the Reset Channel button. "
+            "To delete one point, drag it onto an adjacent point. Curves also apply to the alpha channel.")
+    candidates = _candidates(text)
+    for candidate in candidates:
+        positions = [p.position for p in candidate.unit.parts]
+        candidate.score = {(0, 1): 0.9, (1, 2): 0.6}.get(tuple(positions), 0.05)
+    answer, _ = compose(candidates, [])
+    assert "To delete one point, drag it onto an adjacent point [1]." in answer, answer
+    assert "Curves also apply" not in answer, answer

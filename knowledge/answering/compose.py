@@ -178,9 +178,12 @@ def compose(candidates: list[Candidate], asks_for: list[str] | None = None) -> t
             return render(steps), steps
     chosen = [best]
     for candidate in quotable[1:]:
-        if sum(len(c.unit.parts) or 1 for c in chosen) >= fitted.COMPOSE["max_units"]:
+        if len(_covered(chosen)) >= fitted.COMPOSE["max_units"]:
             break
         if not _nearly_as_good(candidate, best) or candidate.coverage < fitted.COMPOSE["min_coverage"]:
+            continue
+        if _reads_on(candidate, chosen):
+            chosen.append(candidate)  # a window that goes on from a chosen unit brings its other unit
             continue
         if any(_overlaps(candidate, c) or _near_duplicate(candidate.text, c.text) for c in chosen):
             continue
@@ -357,6 +360,20 @@ def _with_what_leads_introduce(chosen: list[Candidate], candidates: list[Candida
             if not any(o.passage.n == follow.passage.n and o.position == follow.position for o in out):
                 out.append(follow)
     return out
+
+
+def _covered(chosen: list[Candidate]) -> set[tuple[int, int]]:
+    """The (passage, position) of every unit the chosen candidates hold."""
+    return {(c.passage.n, p) for c in chosen for p in unit_positions(c)}
+
+
+def _reads_on(window: Candidate, chosen: list[Candidate]) -> bool:
+    """A window (two units side by side) that shares one unit with the answer and adds the other: nearly as good
+    as the best, it scored for the pair ("To delete all points, click Reset. To delete one point, ...")."""
+    if window.unit.kind != "window":
+        return False
+    mine = {(window.passage.n, p) for p in unit_positions(window)}
+    return len(mine & _covered(chosen)) == 1
 
 
 def _overlaps(a: Candidate, b: Candidate) -> bool:
