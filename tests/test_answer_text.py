@@ -187,7 +187,7 @@ def test_a_how_to_answer_takes_the_list_the_best_unit_belongs_to_not_the_first_l
     assert "make check" in steps and "make dist" in steps, steps
 
 
-def test_an_answer_about_a_named_option_may_read_on_to_the_example_after_the_sentence_naming_it() -> None:
+def test_an_answer_about_a_named_option_may_read_on_past_the_sentence_naming_it_to_the_end_of_its_passage() -> None:
     from knowledge.answering.extractive import about_identifiers
 
     text = ("Generally you can invoke the command yourself.\n\n"
@@ -200,8 +200,8 @@ def test_an_answer_about_a_named_option_may_read_on_to_the_example_after_the_sen
     kept = {c.text.strip() for c in about_identifiers(candidates, ["sys.exit"]) if c.unit.kind != "window"}
     assert "So you can do something like this:" in kept
     assert "command.main(['name'], standalone_mode=False)" in kept
-    # Only a few units on: a unit further away, or before the naming one, is not about the option.
-    assert "And a third." not in kept and "Generally you can invoke the command yourself." not in kept
+    # What follows it in its passage may still speak of it ("And a third."); what comes before it does not.
+    assert "And a third." in kept and "Generally you can invoke the command yourself." not in kept
 
 
 def test_a_how_to_answer_deep_in_a_long_list_holds_the_best_step() -> None:
