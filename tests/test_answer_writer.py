@@ -126,3 +126,32 @@ def test_a_window_that_goes_on_from_the_chosen_one_brings_its_other_sentence() -
     answer, _ = compose(candidates, [])
     assert "To delete one point, drag it onto an adjacent point [1]." in answer, answer
     assert "Curves also apply" not in answer, answer
+
+
+def test_a_how_to_answer_shows_the_command_nearly_as_good_as_its_best_sentence() -> None:
+    # The best passage explains the situation; another one introduces the command that does it.
+    explains = _candidates("Running a script in every workspace fails when one of them does not define it. "
+                           "Workspaces are listed in the root manifest.", n=1)
+    shows = _candidates("Scripts run in the order the workspaces are listed.\n\n"
+                        "By running the command with the --if-present flag, the tool skips workspaces missing it.\n\n"
+                        "    tool run test --workspaces --if-present\n\n"
+                        "Other flags are described in the reference.", n=2)
+    candidates = [c for c in explains + shows if c.unit.kind != "window"]
+    for candidate in candidates:
+        candidate.score = {"sentence": 0.05, "code": 0.8}.get(candidate.unit.kind, 0.05)
+        if candidate.text.startswith("Running a script"):
+            candidate.score = 0.9
+    answer, _ = compose(candidates, ["procedure"])
+    assert "the tool skips workspaces missing it [2]." in answer, answer
+    assert "```\ntool run test --workspaces --if-present\n```" in answer, answer
+
+
+def test_a_code_block_no_sentence_introduces_is_led_by_the_label_over_it() -> None:
+    # A merged chunk: a small section's name ("Synopsis") over its code, then the next section's text.
+    text = ("Synopsis\n    tool adduser\n\n    alias: add-user\n\n"
+            "Description\nCreate a new user in the registry and save the credentials.")
+    candidates = [c for c in _candidates(text) if c.unit.kind != "window"]
+    for candidate in candidates:
+        candidate.score = 0.9 if candidate.unit.kind == "code" else 0.1
+    answer, _ = compose(candidates, [])
+    assert answer.startswith("Synopsis [1]:\n```\ntool adduser\n\nalias: add-user\n```"), answer

@@ -156,7 +156,7 @@ def compose(candidates: list[Candidate], asks_for: list[str] | None = None) -> t
             chosen = _with_what_else_answers(chosen, ranked, top, asks_for or [], how_to)
             return render(chosen), chosen
     if top.unit.kind == "code":
-        intro = introduction(top, candidates)
+        intro = introduction(top, candidates) or _label_of(top, candidates)
         if intro is not None:
             chosen = _what_it_continues([intro, top], candidates)
             chosen += _next_steps(chosen, candidates) if how_to else []
@@ -175,6 +175,7 @@ def compose(candidates: list[Candidate], asks_for: list[str] | None = None) -> t
     if asks_for and "procedure" in asks_for and len(asks_for) == 1:
         steps = _steps(best, candidates)
         if len(steps) > 1:
+            steps += _code_that_shows_how(steps, ranked, best, candidates)
             return render(steps), steps
     chosen = [best]
     for candidate in quotable[1:]:
@@ -190,10 +191,22 @@ def compose(candidates: list[Candidate], asks_for: list[str] | None = None) -> t
         chosen.append(candidate)
     chosen = _with_what_leads_introduce(_asked_rows(_expand(chosen)), candidates)
     chosen += _asked_kind(chosen, quotable, asks_for or [], best)
-    chosen += _code_read_on(chosen, candidates) if "procedure" in (asks_for or []) else []
+    if "procedure" in (asks_for or []):
+        chosen += _code_read_on(chosen, candidates)
+        chosen += _code_that_shows_how(chosen, ranked, best, candidates)
     chosen.sort(key=lambda c: (c.passage.n != best.passage.n, c.passage.n, c.position))
     chosen = _without_repeats(chosen)
     return render(_fact_first(chosen, asks_for or [])), chosen
+
+
+def _label_of(code: Candidate, candidates: list[Candidate]) -> Candidate | None:
+    """The short line right over a code block no sentence introduces ("Synopsis", "Homebrew"), as its lead-in."""
+    before = next((c for c in candidates if c.passage.n == code.passage.n and c.unit.kind == "sentence"
+                   and c.position == code.position - 1), None)
+    if before is None or len(before.text.split()) > SHORT_LEAD_WORDS or before.text.strip()[-1:] in ".!?:;,":
+        return None
+    unit = dataclasses.replace(before.unit, text=f"{before.text.strip()}:", kind="lead", quotable=False)
+    return dataclasses.replace(before, unit=unit)
 
 
 def _nearly_as_good(candidate: Candidate, best: Candidate) -> bool:
@@ -224,6 +237,23 @@ def _with_what_else_answers(chosen: list[Candidate], ranked: list[Candidate], to
         return chosen
     out = chosen + [c for c in extra if not any(_overlaps(c, o) for o in chosen)]
     return sorted(out, key=lambda c: (c.passage.n != top.passage.n, c.passage.n, c.position))
+
+
+def _code_that_shows_how(chosen: list[Candidate], ranked: list[Candidate], best: Candidate,
+                         candidates: list[Candidate]) -> list[Candidate]:
+    """For a question that asks how: a code block nearly as good as the best unit, with the sentence that
+    introduces it ("By running the command with the --if-present flag, npm will ignore workspaces missing
+    target script." / `npm run test --workspaces --if-present`): the command is the how. (Only when the answer
+    showed no code yet: dev answers holding the hint 508 of 739; always, one block at most: 509.)"""
+    for candidate in ranked:
+        if not _nearly_as_good(candidate, best):
+            break
+        if candidate.unit.kind != "code" or any(_overlaps(candidate, c) for c in chosen):
+            continue
+        intro = introduction(candidate, candidates)
+        if intro is not None:
+            return [c for c in (intro, candidate) if not any(_overlaps(c, o) for o in chosen)]
+    return []
 
 
 def _code_read_on(chosen: list[Candidate], candidates: list[Candidate]) -> list[Candidate]:
