@@ -272,6 +272,21 @@ READINGS = {
         "Leave the firewall off for the first 10 minutes while the installer runs.",
         "The installer expects the firewall either on or off; keep it off for the first 10 minutes while it runs [1].",
         ("10 minutes", "20 minutes")),
+    # "instead of X" sets X aside, as "does not use X" does; the contrast turned round (the passage's X put in
+    # place of what it uses) still contradicts it.
+    "a contrast sets aside what follows it": (
+        "Flask does not use the current working directory to find templates. It uses the package name.",
+        "Flask finds templates through the package name instead of the current working directory [1].",
+        ("package name instead of the current working directory",
+         "current working directory instead of the package name")),
+    # "without it" opening a clause points back at what was said: "otherwise", a condition that negates no verb.
+    "without it opening a clause is otherwise": (
+        "Call setup() first. Otherwise the worker does not accept signed messages.",
+        "Call setup() first; without it the worker won't accept signed messages [1].", ("won't accept", "will accept")),
+    # "as" before a subject opens a clause of its own ("as it is not moving" == "because it is not moving").
+    "as before a subject opens a clause": (
+        "The pen leaves no mark while the pointer stands still.",
+        "The pen does not leave a mark as it is not moving [1].", ("does not leave", "leaves")),
     # "on the queue" is a preposition before its noun phrase, not the pole of "keeps the queue off".
     "on before a noun phrase is a preposition": (
         "The scheduler keeps the queue off until startup finishes; then it runs the jobs in the queue.",

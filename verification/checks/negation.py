@@ -18,6 +18,11 @@ from textcore.words import STOPWORDS
 from .text import is_generic_stem, stem
 
 NEG = "¬"
+# "rather than", "instead of" and "as opposed to" deny what follows only by contrast with what the clause
+# asserts ("reads the lock file rather than the folder"): a side that says it may stand for a side that
+# negates ("does not read the folder"), but it negates no verb of its own, so it never raises a conflict.
+CONTRAST = "≠"
+_CONTRAST = re.compile(r"\b(?:[Rr]ather than|[Ii]nstead of|[Aa]s opposed to)\b")  # "INSTEAD OF" is SQL
 # "barely", "hardly" and "scarcely" say "almost not" ("barely changes" / "exists almost unchanged").
 NEGATION_CUES = frozenset(
     "not no never none nor neither without nothing nobody barely hardly scarcely cannot can't don't doesn't "
@@ -51,7 +56,9 @@ _AGAINST = re.compile(r"\b(warn|warns|warned|warning|advise|advises|advised|reco
 _ONLY_WHEN = re.compile(r"\bonly (?:when|whenever|while|if|once|after)\b")
 # "None" capitalised after a word or "=" / "(", or not followed by a lower-case word ("None of them"), is the value.
 _NONE_VALUE = re.compile(r"(?:(?<=[a-z,=(:] )|(?<=[=(]))None\b|\bNone\b(?!\s+[a-z])")
-_KEYWORD_PAIR = re.compile(r"\b([A-Z][A-Z0-9_]+)\s+(?:or|and)\s+([A-Z][A-Z0-9_]+)\b")
+# Code names are upper-case keywords ("USING") or CamelCase ("ConfigureNotify").
+_CODE_NAME = r"(?:[A-Z][A-Z0-9_]+|[A-Z][a-z0-9]+(?:[A-Z][a-z0-9]*)+)"
+_KEYWORD_PAIR = re.compile(rf"\b({_CODE_NAME})\s+(?:or|and)\s+({_CODE_NAME})\b")
 # Leaving a thing out is not giving it ("leaving out the command" / "not providing a command").
 _LEAVE_OUT = re.compile(r"\b(?:leave|leaves|leaving|left)\s+out\b")
 
@@ -91,19 +98,29 @@ def tokens(text: str) -> list[Token]:
 def _tokens(text: str) -> tuple[Token, ...]:
     """Cached tokens (each source sentence is aligned with every claim that cites it)."""
     # Read before lower-casing: Python's None as a value ("returns None", "=None", None alone on a line) is no
-    # "none"; two keywords joined by "or"/"and" ("a USING or ON clause") are one noun phrase, not two clauses.
+    # "none"; two keywords or CamelCase names joined by "or"/"and" ("a USING or ON clause", "ConfigureNotify
+    # or EnterNotify events") are one noun phrase, not two clauses.
     text = _NONE_VALUE.sub(" nonevalue ", text)
+    text = _CONTRAST.sub(" contrastmark ", text)
     text = _KEYWORD_PAIR.sub(r"\1 \2", text)
     text = _NOT_NEGATIONS.sub(" ", text.lower().replace("’", "'"))
     text = re.sub(r"\bcan(?:not|'t)\b", "can not", text)
     text = re.sub(r"\bwon't\b", "will not", text)
     text = re.sub(r"n't\b", " not", text)
     text = re.sub(r"\bno longer\b", "not", text)
+    # "without it" / "without that" opening a clause points back at what was just said and means
+    # "otherwise": a condition that negates no verb ("without it the signal is high" == "otherwise the
+    # signal is high"). After a noun it still says "that has no" ("rows without them").
+    text = re.sub(r"(^|[,;:(]\s*|\b(?:and|but|so|because|since)\s+)without (?:it|this|that|them|these|those)\b",
+                  r"\1 otherwise ", text)
     # "warns against enabling" says "do not enable"; "leaving out the command" says "not providing it".
     text = _AGAINST.sub(r"\1 not", text)
     text = _LEAVE_OUT.sub("omit", text)
     # "will not be able to remove" negates "remove" as "cannot remove" does.
     text = re.sub(r"\b(?:be|being|been) able to\b", " ", text)
+    # "as" before a subject pronoun opens a clause of reason or time ("it is not run as we are not moving" ==
+    # "because we are not moving"); elsewhere it is a preposition ("run as root").
+    text = re.sub(r"\bas(?= (?:we|it|they|you|he|she|i|there)\b)", "because", text)
     # "only when it moves" says "not unless it moves" ("paints only when it moves" / "won't paint unless it's
     # moving"; "takes the lock only once the cache spills" / "takes no lock until the cache spills").
     text = _ONLY_WHEN.sub("not unless", text)
@@ -116,6 +133,9 @@ def _tokens(text: str) -> tuple[Token, ...]:
             continue
         word = word.strip("'-")
         if not word:
+            continue
+        if word == "contrastmark":
+            out.append(Token(CONTRAST, "(rather than)", False))
             continue
         if word in NEGATION_CUES:
             out.append(Token(NEG, word, False))
@@ -288,6 +308,18 @@ def sense(clause: list[Token]) -> tuple[int, dict[str, set[int]]]:
             axes.setdefault(t.axis[0], set()).add(t.axis[1])
     return (-1) ** flips(clause), axes
 
+
+
+def contrasts(clause: list[Token]) -> bool:
+    """The clause sets something aside by contrast ("rather than", "instead of"; see CONTRAST)."""
+    return any(t.key == CONTRAST for t in clause)
+
+
+def set_aside(clause: list[Token]) -> set[str]:
+    """The specific words a clause sets aside by contrast: those after its "rather than" ("finds templates by
+    the package name instead of the working directory" sets aside "working directory", not "package name")."""
+    at = next((i for i, t in enumerate(clause) if t.key == CONTRAST), None)
+    return specific(clause[at + 1:]) if at is not None else set()
 
 
 def text_of(side: list[Token]) -> str:

@@ -18,9 +18,10 @@ import difflib
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from .negation import (BOUNDARY, NEG, Token, clause_of, clauses, clauses_read_whole, flips, lexically_negative,
-                       negated_head, reaching, sense, specific, stated, text_of, tokens)
-from .text import is_generic_stem
+from .negation import (BOUNDARY, CONTRAST, IMPLICIT_NEGATIONS, NEG, Token, clause_of, clauses, clauses_read_whole,
+                       contrasts, flips, lexically_negative, negated_head, reaching, sense, set_aside, specific, stated,
+                       text_of, tokens)
+from .text import is_generic_stem, stem
 
 
 @dataclass(frozen=True)
@@ -78,15 +79,25 @@ def _signs(side: list[Token]) -> dict[str, int]:
 
 
 def _conflict(edit: _Edit) -> str | None:
-    """What the edit flips, or None when it only rewords or says the same."""
+    """What the edit flips, or None when it only rewords or says the same. A contrast ("rather than")
+    may be read as a negation or not: the edit conflicts only when it conflicts either way."""
+    why = _conflict_read(edit, False)
+    if why and any(contrasts(side) for side in (edit.claim, edit.source)):
+        return _conflict_read(edit, True) and why
+    return why
+
+
+def _conflict_read(edit: _Edit, contrast_negates: bool) -> str | None:
+    """What the edit flips, reading a contrast as a negation or not."""
     if _meaning(edit.claim) != _meaning(edit.source):
         return None  # the content changed too: a rewording, not a flipped statement
     if not edit.claim or not edit.source:
         side = edit.claim or edit.source
         if any(t.content for t in side):
             return None  # a phrase (negation and its verb) moved to another place: a reordering
-    neg_c = sum(t.key == NEG for t in edit.claim) % 2
-    neg_s = sum(t.key == NEG for t in edit.source) % 2
+    negating = {NEG, CONTRAST} if contrast_negates else {NEG}
+    neg_c = sum(t.key in negating for t in edit.claim) % 2
+    neg_s = sum(t.key in negating for t in edit.source) % 2
     signs_c, signs_s = _signs(edit.claim), _signs(edit.source)
     shared = [axis for axis in signs_c if axis in signs_s]
     for axis in shared:
@@ -99,11 +110,28 @@ def _conflict(edit: _Edit) -> str | None:
     return None
 
 
+def _contrasted(claim: list[Token], source: list[Token], edit: "_Edit") -> bool:
+    """The side without the edit's negation sets the same thing aside by contrast in the clause around it
+    ("uses the document root rather than the app folder" / "does not use the app folder")."""
+    claim_at, source_at = (claim, max(0, edit.claim_span[0])), (source, max(0, edit.source_span[0]))
+    (plain, at), (negating, neg_at) = ((source_at, claim_at) if sum(t.key == NEG for t in edit.claim) % 2
+                                       else (claim_at, source_at))
+    start, end = clause_of(plain, at)
+    neg_start, neg_end = clause_of(negating, neg_at)
+    return bool(set_aside(plain[start:end]) & _scope(negating[neg_start:neg_end]))
+
+
 def _same_clause_parity(claim: list[Token], source: list[Token], edit: "_Edit") -> bool:
     """The clauses around an edit negate the same number of times (mod 2) on both sides."""
     cs, ce = clause_of(claim, max(0, edit.claim_span[0]))
     ss, se = clause_of(source, max(0, edit.source_span[0]))
-    return flips(claim[cs:ce]) % 2 == flips(source[ss:se]) % 2
+    return _negating(claim[cs:ce]) % 2 == _negating(source[ss:se]) % 2
+
+
+def _negating(clause: list[Token]) -> int:
+    """flips(), and the negating verbs that are also antonym words ("stops it from producing" == "it does not
+    produce"): an edit compares negations, so a negating verb counts as one wherever it stands."""
+    return flips(clause) + sum(1 for t in clause if t.axis and stem(t.surface) in IMPLICIT_NEGATIONS)
 
 
 def _elliptic(clause: list[Token]) -> bool:
@@ -146,7 +174,7 @@ def _scope_conflict(claim: list[Token], source: list[Token], min_context: int) -
             # executed, but do not execute them"): it says the same.
             negated_there = _negated_elsewhere(clause, others)
             if twins and not negated_there and not any(t.key == NEG for c in twins for t in c) \
-                    and not any(lexically_negative(c) for c in twins):
+                    and not any(lexically_negative(c) or set_aside(c) & _scope(clause) for c in twins):
                 word = next(t.surface for t in clause if t.key == head)
                 return f"{label} {word!r}, the aligned clause does not"
     return None
@@ -212,7 +240,9 @@ def _clause_conflict(claim: list[Token], sources: list[list[Token]], min_share: 
     differ and the senses agree, or the poles agree and the senses differ (so "not enabled" and
     "disabled" agree). An axis on one side only means the words were reworded: nothing is compared. A
     negation must bear on a word the other side says, and not be said there in another clause ("print
-    the commands that would be executed, but do not execute them"); a sentence that names both poles
+    the commands that would be executed, but do not execute them"); a claim's negation may be said in any
+    cited sentence, not only the counterpart's ("If no package root is found" beside "it installs to the
+    root of your package" states "if npm does not find a package root"); a sentence that names both poles
     ("grant or revoke") takes no side; when several source clauses tie, one that agrees is enough."""
     claim_clauses = clauses_read_whole(claim)
     rows = []  # (clause, its words, its sense, the clauses of its sentence, the poles that sentence names)
@@ -223,6 +253,7 @@ def _clause_conflict(claim: list[Token], sources: list[list[Token]], min_share: 
             for axis, signs in sense(sibling)[1].items():
                 poles.setdefault(axis, set()).update(signs)
         rows += [(c, specific(c), sense(c), siblings, poles) for c in siblings]
+    everywhere = [row[0] for row in rows]  # a claim's negation may be said by any cited sentence
     for clause in claim_clauses:
         words = specific(clause)
         if len(words) < min_words:
@@ -231,13 +262,15 @@ def _clause_conflict(claim: list[Token], sources: list[list[Token]], min_share: 
         best = max(shared, default=0)
         if best < max(min_words, min_share * len(words)):
             continue
-        whys = [_disagreement(clause, claim_clauses, row) for row, k in zip(rows, shared) if k == best]
+        whys = [_disagreement(clause, claim_clauses, row, everywhere)
+                for row, k in zip(rows, shared) if k == best]
         if all(whys):
             return whys[0]
     return None
 
 
-def _disagreement(clause: list[Token], claim_clauses: list[list[Token]], row: tuple) -> str | None:
+def _disagreement(clause: list[Token], claim_clauses: list[list[Token]], row: tuple,
+                  everywhere: list[list[Token]]) -> str | None:
     """How a claim clause and its counterpart source clause disagree, or None (see _clause_conflict)."""
     twin, twin_words, (twin_sign, twin_axes), siblings, sentence_poles = row
     sign, axes = sense(clause)
@@ -249,8 +282,11 @@ def _disagreement(clause: list[Token], claim_clauses: list[list[Token]], row: tu
         return f"clause '{text_of(clause)}' takes the other side of {next(iter(axes))!r} than '{text_of(twin)}'"
     if sign == twin_sign:
         return None
-    negated, other_words, other_clauses = ((clause, twin_words, siblings) if sign < 0
+    negated, other_words, other_clauses = ((clause, twin_words, everywhere) if sign < 0
                                            else (twin, specific(clause), claim_clauses))
+    affirming, negating = (twin, clause) if sign < 0 else (clause, twin)
+    if set_aside(affirming) & _scope(negating):
+        return None  # the affirming side sets aside what the other negates ("rather than using a fixed port")
     head = negated_head(negated)
     if head is None or head not in other_words or _negated_elsewhere(negated, other_clauses):
         return None
@@ -282,8 +318,11 @@ def check_polarity(claim_text: str, sentences: list[str], min_shared: int, max_g
         clean |= covered
         for edit in edits:
             why = _conflict(edit)
-            if why and why.startswith("negation") and _same_clause_parity(claim, src, edit):
-                why = None  # the negation moved within its clause ("likely to not" / "unlikely to")
+            if why and why.startswith("negation") and (_same_clause_parity(claim, src, edit)
+                                                       or _contrasted(claim, src, edit)):
+                # The negation moved within its clause ("likely to not" / "unlikely to"), or the other
+                # side says it by contrast ("rather than").
+                why = None
             if why:
                 found.append((edit, why, sentence))
             else:
