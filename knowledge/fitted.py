@@ -12,4 +12,4 @@ UNIT_DENSE = {'bias': -2.1312, 'code': 0.1981, 'coverage': 0.2067, 'coverage_rel
 COMPOSE = {'same_passage': 0.3, 'other_passage': 0.4, 'min_coverage': 0.0, 'max_units': 4}
 REFUSAL = {'bias': -4.1538, 'best_unit_dense': 0.8311, 'top_score': 1.1823, 'coverage': 0.1927, 'answer_coverage': 0.3805, 'focus_coverage': -0.1154, 'best_unit': 1.5131, 'missing_idf': -0.8389, 'missing_unseen': -0.2227, 'missing_identifier': -0.4772, 'fact_missing': -0.9704, 'dense_top': 1.3055, 'question_terms': 0.8826, 'missing_specific': -0.6249, 'missing_specific_count': -1.2529, 'missing_generic_count': -0.5689, 'identifier_on_top': 0.1414, 'casual': 0.2876, 'missing_story_count': 0.4295, 'kind_about': 2.5596}
 REFUSE_BELOW = 0.57
-CONFIDENCE = {'bias': -1.2586, 'strength': 0.9822, 'best_unit': 1.5633, 'verification': -0.0043, 'fact_missing': 0.0, 'focus_coverage': 0.4308, 'top_score': -0.0174, 'answer_coverage': 0.9107}
+CONFIDENCE = {'bias': -1.2261, 'strength': 1.3663, 'best_unit': 1.838, 'verification': -0.0046, 'fact_missing': 0.0, 'focus_coverage': 0.1948, 'top_score': 0.0799, 'answer_coverage': 0.6839}
