@@ -16,8 +16,9 @@ _WORD = re.compile(r"[A-Za-z][A-Za-z0-9_'\-]*")
 _ASKS = [
     ("number", re.compile(r"\b(how (many|much|long|often|soon|far|big|old)|what (percentage|percent|amount)|"
                           r"\blimit\b|maximum|minimum|\bmax\b|\bmin\b|cap\b|deductible|premium|cost|price|rate|"
-                          # "What is the IT hotline number?", "what's the max number of connections"
-                          r"(which|what)\b[^?.]*\bnumber|"
+                          # "What is the IT hotline number?", "what's the max number of connections"; further
+                          # on, a number is what the asker gives ("what does -j do if I don't give it a number?")
+                          r"(which|what)\b\W+([\w'-]+\W+){0,4}?number|"
                           # "which port", "what size", "what default width": a measure is a number.
                           r"(which|what)\s+([\w.\-]+\s+){0,2}?(ports?|sizes?|width|height|length|timeout|delay|"
                           r"interval|threshold|depth))\b", re.I)),

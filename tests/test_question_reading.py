@@ -49,6 +49,9 @@ def test_a_measure_asks_for_a_number_and_an_exception_or_an_image_for_a_name() -
     assert "number" in asked_fact_kinds("What is the IT hotline number?")
     assert answer_type_lexemes(asked_fact_kinds("What is the IT hotline number?")) == {"number"}
     assert answer_type_lexemes(asked_fact_kinds("Why is the upload refused?")) == frozenset()
+    # Far from the question word, "number" is something the asker does, not what is asked.
+    assert "number" not in asked_fact_kinds("What does the build do if I don't give it a number?")
+    assert "number" in asked_fact_kinds("What's the max number of connections per host?")
     # The counted thing is the head of its noun phrase.
     assert "count:log|files" in asked_fact_kinds("How many npm debug log files are kept before old ones go?")
 
