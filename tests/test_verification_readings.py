@@ -166,6 +166,14 @@ def test_a_count_that_points_back_still_contradicts_a_source_that_counts_the_sam
     assert verify_answer("The release manager breaks a tie between the two camps [1].", [source]).faithful
 
 
+def test_a_capitalised_plural_is_backed_by_its_singular() -> None:
+    # A rare word opening a sentence reads as a name; in the plural it is still the passage's singular.
+    source = Source(1, ".. c:struct:: name: Describes a C struct. .. c:union:: name: Describes a C union. "
+                       ".. c:enum:: name: Describes a C enum.")
+    assert verify_answer("Structs, unions and enums each have a directive of their own [1].", [source]).faithful
+    assert not verify_answer("Classes, unions and enums each have a directive of their own [1].", [source]).faithful
+
+
 def test_a_capitalised_plural_starting_a_sentence_is_an_ordinary_word() -> None:
     from textcore.identifiers import names
 

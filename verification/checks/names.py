@@ -27,10 +27,14 @@ def claim_names(text: str) -> list[str]:
 
 
 def _found(part: str, lowered: str) -> bool:
-    """A name's word is in the source; an acronym's plural ("POSTs", "APIs") counts as the acronym."""
+    """A name's word is in the source; a plural counts as its singular: an acronym's ("POSTs", "APIs") and a
+    capitalised word's ("Structs, unions and enums have directives of their own" over "c:struct")."""
     if part.lower() in lowered:
         return True
-    return len(part) > 2 and part.endswith("s") and part[:-1].isupper() and part[:-1].lower() in lowered
+    if len(part) > 2 and part.endswith("s") and part[:-1].isupper():
+        return part[:-1].lower() in lowered
+    return len(part) > 4 and part.endswith("s") and not part.endswith("ss") and \
+        re.search(rf"(?<![a-z]){re.escape(part[:-1].lower())}(?![a-z])", lowered) is not None
 
 
 def check_names(claim_text: str, source_text: str) -> NameCheck:
