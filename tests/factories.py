@@ -71,3 +71,10 @@ def text_candidates(text: str, n: int = 1, score: float = 1.0):
     passage = SourcePassage(n=n, hits=[], score=score, text=text)
     units = units_of(text)
     return [Candidate(passage, unit, score - 0.01 * unit.position, 0.9) for unit in units + windows(units)]
+
+
+def scored(candidates: list, score_of) -> list:
+    """The candidates, each given the score `score_of(candidate)` (what the unit scorer would have said)."""
+    for candidate in candidates:
+        candidate.score = score_of(candidate)
+    return candidates

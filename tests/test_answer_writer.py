@@ -6,6 +6,7 @@ from __future__ import annotations
 import pytest
 
 from knowledge.answering.compose import compose
+from tests.factories import scored
 from tests.factories import text_candidates as _candidates
 
 
@@ -43,9 +44,7 @@ def test_a_list_item_keeps_its_second_sentence_in_the_steps_and_on_its_line() ->
 def test_a_lead_in_brings_its_code_past_a_label_of_its_own(label: str, shown: bool) -> None:
     text = (f"With a driver older than 470.2, start the window manager with the fallback flag like so:\n\n{label}\n\n"
             "    exec wm --fallback-outputs\n\nNewer drivers need no flag.")
-    candidates = _candidates(text)
-    for candidate in candidates:
-        candidate.score = 5.0 if candidate.text.endswith("like so:") else 0.1
+    candidates = scored(_candidates(text), lambda c: 5.0 if c.text.endswith("like so:") else 0.1)
     answer, _ = compose(candidates)
     assert answer.startswith("With a driver older than 470.2, start the window manager with the fallback flag like so [1]:")
     assert "exec wm --fallback-outputs" in answer, answer
@@ -92,9 +91,8 @@ def test_a_how_to_answer_reads_on_to_the_code_that_shows_how() -> None:
     text = ("After a run, a file named default.prof is left in the working directory. It is often better to name "
             "the file yourself. Set the PROF_FILE variable to change it:\n\n    $ PROF_FILE=run-%p.prof ./app\n\n"
             "The %p pattern is replaced by the process ID.")
-    candidates = _candidates(text)
-    for candidate in candidates:
-        candidate.score = 1.0 if candidate.unit.kind == "window" and candidate.text.startswith("After a run") else 0.01
+    candidates = scored(_candidates(text),
+                        lambda c: 1.0 if c.unit.kind == "window" and c.text.startswith("After a run") else 0.01)
     asked, _ = compose(candidates, ["procedure", "default"])
     assert asked.endswith("Set the PROF_FILE variable to change it [1]:\n```\n$ PROF_FILE=run-%p.prof ./app\n```"), asked
     plain, _ = compose(candidates, ["default"])
@@ -107,9 +105,7 @@ def test_how_to_steps_read_on_from_a_code_block_start_at_what_introduces_it() ->
     text = ("Using this flag looks like this:\n\n    $ builder src/main.conf --stamp-version 1.3.7\n\n"
             "When the builder receives this flag, it prints the version into the page footer. "
             "Use it to tell the builds of several releases apart.")
-    candidates = _candidates(text)
-    for candidate in candidates:
-        candidate.score = 2.0 if candidate.text.startswith("When the builder") else 0.1
+    candidates = scored(_candidates(text), lambda c: 2.0 if c.text.startswith("When the builder") else 0.1)
     answer, _ = compose(candidates, ["procedure"])
     assert answer.startswith("Using this flag looks like this [1]:\n```\n$ builder src/main.conf --stamp-version"), answer
 
@@ -119,10 +115,8 @@ def test_a_window_that_goes_on_from_the_chosen_one_brings_its_other_sentence() -
     # from the answer, so its third sentence (which says how to delete one point) joins it.
     text = ("Points can be moved with the spin buttons. To delete all points, click the Reset Channel button. "
             "To delete one point, drag it onto an adjacent point. Curves also apply to the alpha channel.")
-    candidates = _candidates(text)
-    for candidate in candidates:
-        positions = [p.position for p in candidate.unit.parts]
-        candidate.score = {(0, 1): 0.9, (1, 2): 0.6}.get(tuple(positions), 0.05)
+    pairs = {(0, 1): 0.9, (1, 2): 0.6}
+    candidates = scored(_candidates(text), lambda c: pairs.get(tuple(p.position for p in c.unit.parts), 0.05))
     answer, _ = compose(candidates, [])
     assert "To delete one point, drag it onto an adjacent point [1]." in answer, answer
     assert "Curves also apply" not in answer, answer
@@ -136,11 +130,8 @@ def test_a_how_to_answer_shows_the_command_nearly_as_good_as_its_best_sentence()
                         "By running the command with the --if-present flag, the tool skips workspaces missing it.\n\n"
                         "    tool run test --workspaces --if-present\n\n"
                         "Other flags are described in the reference.", n=2)
-    candidates = [c for c in explains + shows if c.unit.kind != "window"]
-    for candidate in candidates:
-        candidate.score = {"sentence": 0.05, "code": 0.8}.get(candidate.unit.kind, 0.05)
-        if candidate.text.startswith("Running a script"):
-            candidate.score = 0.9
+    candidates = scored([c for c in explains + shows if c.unit.kind != "window"],
+                        lambda c: 0.9 if c.text.startswith("Running a script") else 0.8 if c.unit.kind == "code" else 0.05)
     answer, _ = compose(candidates, ["procedure"])
     assert "the tool skips workspaces missing it [2]." in answer, answer
     assert "```\ntool run test --workspaces --if-present\n```" in answer, answer
@@ -150,8 +141,7 @@ def test_a_code_block_no_sentence_introduces_is_led_by_the_label_over_it() -> No
     # A merged chunk: a small section's name ("Synopsis") over its code, then the next section's text.
     text = ("Synopsis\n    tool adduser\n\n    alias: add-user\n\n"
             "Description\nCreate a new user in the registry and save the credentials.")
-    candidates = [c for c in _candidates(text) if c.unit.kind != "window"]
-    for candidate in candidates:
-        candidate.score = 0.9 if candidate.unit.kind == "code" else 0.1
+    candidates = scored([c for c in _candidates(text) if c.unit.kind != "window"],
+                        lambda c: 0.9 if c.unit.kind == "code" else 0.1)
     answer, _ = compose(candidates, [])
     assert answer.startswith("Synopsis [1]:\n```\ntool adduser\n\nalias: add-user\n```"), answer

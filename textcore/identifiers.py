@@ -180,10 +180,9 @@ def _capitalised(word: str) -> bool:
 def _rare(word: str) -> bool:
     """Not everyday English, read as its singular too: "Browsers" is as ordinary as "browser", whose
     frequency says so better than the plural's does."""
-    from .words import specificity
+    from .words import singular, specificity
 
-    forms = [word] + ([word[:-1]] if len(word) > 4 and word.endswith("s") and not word.endswith("ss") else [])
-    return min(specificity(w) for w in forms) >= _RARE
+    return min(specificity(w) for w in (word, singular(word) or word)) >= _RARE
 
 
 def names(text: str) -> list[str]:

@@ -77,6 +77,12 @@ _GENERIC_ZIPF = 5.0
 _SPECIFIC_ZIPF = 3.0
 
 
+def singular(word: str) -> str | None:
+    """The singular of a plural word of five letters or more ("Browsers" -> "Browser"), else None ("class",
+    "uses")."""
+    return word[:-1] if len(word) > 4 and word.endswith("s") and not word.endswith("ss") else None
+
+
 def specificity(word: str) -> float:
     """0 for everyday English words ("stuff", "give"), 1 for rare or technical ones ("timeout"), by their
     frequency in general English (the wordfreq package's data, installed with it; nothing is fetched)."""

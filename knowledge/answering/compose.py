@@ -2,8 +2,8 @@
 
 The best unit, then a few nearly as good, in reading order; a lead-in brings its list or code, code
 comes with the sentence that introduces it, a how-to question gets its steps, the asked kind of fact
-joins when missing, and a repeated sentence is said once; `render` (knowledge/answering/render.py) writes
-them out.
+joins when missing, and a repeated sentence is said once. The steps and the code of a how-to answer are read
+in knowledge/answering/howto.py; `render` (knowledge/answering/render.py) writes them out.
 """
 
 from __future__ import annotations
@@ -12,96 +12,11 @@ import dataclasses
 
 from knowledge import fitted
 from knowledge.answering.evidence import asked_facts, holds_asked_kind
-from knowledge.answering.extractive import Candidate, introduction, unit_positions
+from knowledge.answering.extractive import (Candidate, introduction, label_of, nearly_as_good, overlaps,
+                                            unit_positions)
+from knowledge.answering.howto import MAX_STEPS, code_read_on, code_that_shows_how, next_steps, steps
 from knowledge.answering.passages import SHORT_LEAD_WORDS
-from knowledge.answering.render import bare_lead, continues_item, render
-
-MAX_STEPS = 6
-
-
-def _steps(best: Candidate, candidates: list[Candidate]) -> list[Candidate]:
-    """For a how-to question: the list the best unit belongs to (or leads into) in order, from its lead-in;
-    else the best passage's units read on from the best one."""
-    if best.unit.kind == "window":
-        best = dataclasses.replace(best, unit=best.unit.parts[0])
-    same = sorted((c for c in candidates if c.passage.n == best.passage.n and c.unit.kind != "window"),
-                  key=lambda c: c.position)
-    run = _list_of(best, same)
-    if len(run) >= 2:
-        first = run[0].position
-        lead = next((c for c in reversed(same) if c.position < first and c.unit.kind in ("lead", "sentence")),
-                    None)
-        at = next((i for i, c in enumerate(run) if c.position == best.position), 0)
-        # The steps from the list's start, or, deep in a long list, the ones around the best unit.
-        run = run[:MAX_STEPS] if at < MAX_STEPS else run[at - MAX_STEPS // 2:at + MAX_STEPS // 2]
-        return ([lead] if lead is not None and lead.unit.paragraph == run[0].unit.paragraph else []) + run
-    start = max(0, min(best.position, 1) if best.position <= 2 else best.position - 1)
-    picked, length = [], 0
-    for candidate in same:
-        if candidate.position < start or not (candidate.unit.quotable or candidate.unit.kind in ("lead", "code")):
-            continue
-        if len(picked) >= MAX_STEPS or length > 900:
-            break
-        picked.append(candidate)
-        length += len(candidate.text)
-    if picked and picked[0].unit.kind == "code":
-        # Read on from a code block, the steps start at what introduces it ("Using this flag looks like this:"):
-        # code that opens an answer has no sentence to cite it, and goes.
-        intro = introduction(picked[0], candidates)
-        picked = ([intro] if intro is not None else []) + picked
-    return picked or [best]
-
-
-# A list is the best unit's own when the best unit is one of its items or comes at most this many units
-# before its first item (its lead-in, or the sentence before the lead-in).
-_LIST_REACH = 2
-
-
-def _list_of(best: Candidate, same: list[Candidate]) -> list[Candidate]:
-    """The run of list items (one paragraph) that holds the best unit or follows it closely; [] if none: a
-    list elsewhere in the passage answers something else."""
-    runs: list[list[Candidate]] = []
-    for c in same:
-        if c.unit.kind == "sentence" and c.unit.quotable and runs and continues_item(runs[-1][-1], c):
-            runs[-1].append(c)  # an item's second sentence ("Use the --disable-sanitizers option …")
-            continue
-        if c.unit.kind != "item":
-            continue
-        if runs and runs[-1][-1].unit.paragraph == c.unit.paragraph:
-            runs[-1].append(c)
-        else:
-            runs.append([c])
-    return next((r for r in runs if r[0].position - _LIST_REACH <= best.position <= r[-1].position), [])
-
-
-def _next_steps(chosen: list[Candidate], candidates: list[Candidate]) -> list[Candidate]:
-    """For a how-to question answered by a command: the passage's next steps, read on in order while they
-    are sentences, lead-ins and code ("Or, download the tarball: …", "Once you have a copy, install it: …"),
-    up to MAX_STEPS units in all and about 900 characters; a lead-in comes with the code or list it
-    introduces or not at all."""
-    last = chosen[-1]
-    same = sorted((c for c in candidates if c.passage.n == last.passage.n and c.position > last.position
-                   and c.unit.kind != "window"), key=lambda c: c.position)
-    out: list[Candidate] = []
-    length = sum(len(c.text) for c in chosen)
-    position = last.position
-    for candidate in same:
-        if candidate.position != position + 1 or len(chosen) + len(out) >= MAX_STEPS:
-            break
-        if not (candidate.unit.quotable or candidate.unit.kind in ("lead", "code")):
-            break
-        position = candidate.position
-        nxt = next((c for c in same if c.position == position + 1), None)
-        if candidate.unit.kind == "lead" and (nxt is None or nxt.unit.kind not in ("code", "item")):
-            continue  # "You should see something like this:" introduces a picture the answer cannot show
-        length += len(candidate.text)
-        if length > 900:
-            break
-        out.append(candidate)
-    while out and out[-1].unit.kind == "lead":
-        out.pop()
-    return out
-
+from knowledge.answering.render import bare_lead, render
 
 def _list_after(lead: Candidate, candidates: list[Candidate]) -> list[Candidate]:
     """What a lead-in ("The boolean can be one of:", "Run this command:") introduces: its list items,
@@ -136,7 +51,7 @@ def _what_it_continues(chosen: list[Candidate], candidates: list[Candidate]) -> 
     # A code block is a paragraph of its own, so "Which will give:" after code finds nothing before it.
     same = [c for c in before if c.unit.paragraph == lead.unit.paragraph][-2:] \
         or [c for c in before if c.unit.paragraph == lead.unit.paragraph - 1][-1:]
-    return [c for c in same if c.unit.quotable and not any(_overlaps(c, o) for o in chosen)] + chosen
+    return [c for c in same if c.unit.quotable and not any(overlaps(c, o) for o in chosen)] + chosen
 
 
 def compose(candidates: list[Candidate], asks_for: list[str] | None = None) -> tuple[str, list[Candidate]]:
@@ -152,14 +67,14 @@ def compose(candidates: list[Candidate], asks_for: list[str] | None = None) -> t
         follow = _list_after(top, candidates)
         if follow:
             chosen = _what_it_continues([top] + follow, candidates)
-            chosen += _next_steps(chosen, candidates) if how_to else []
+            chosen += next_steps(chosen, candidates) if how_to else []
             chosen = _with_what_else_answers(chosen, ranked, top, asks_for or [], how_to)
             return render(chosen), chosen
     if top.unit.kind == "code":
-        intro = introduction(top, candidates) or _label_of(top, candidates)
+        intro = introduction(top, candidates) or label_of(top, candidates)
         if intro is not None:
             chosen = _what_it_continues([intro, top], candidates)
-            chosen += _next_steps(chosen, candidates) if how_to else []
+            chosen += next_steps(chosen, candidates) if how_to else []
             chosen = _with_a_statement(chosen, ranked, how_to)
             chosen = _with_what_else_answers(chosen, ranked, top, asks_for or [], how_to)
             return render(chosen), chosen
@@ -169,50 +84,34 @@ def compose(candidates: list[Candidate], asks_for: list[str] | None = None) -> t
     best = quotable[0]
     if best.unit.kind == "window" and best.unit.parts[0].kind == "lead" and best.unit.parts[1].kind == "code":
         chosen = _what_it_continues(_expand([best]), candidates)
-        chosen += _next_steps(chosen, candidates) if how_to else []
+        chosen += next_steps(chosen, candidates) if how_to else []
         chosen = _with_a_statement(chosen, ranked, how_to)
         return render(chosen), chosen
     if asks_for and "procedure" in asks_for and len(asks_for) == 1:
-        steps = _steps(best, candidates)
-        if len(steps) > 1:
-            steps += _code_that_shows_how(steps, ranked, best, candidates)
-            return render(steps), steps
+        run = steps(best, candidates)
+        if len(run) > 1:
+            run += code_that_shows_how(run, ranked, best, candidates)
+            return render(run), run
     chosen = [best]
     for candidate in quotable[1:]:
         if len(_covered(chosen)) >= fitted.COMPOSE["max_units"]:
             break
-        if not _nearly_as_good(candidate, best) or candidate.coverage < fitted.COMPOSE["min_coverage"]:
+        if not nearly_as_good(candidate, best) or candidate.coverage < fitted.COMPOSE["min_coverage"]:
             continue
         if _reads_on(candidate, chosen):
             chosen.append(candidate)  # a window that goes on from a chosen unit brings its other unit
             continue
-        if any(_overlaps(candidate, c) or _near_duplicate(candidate.text, c.text) for c in chosen):
+        if any(overlaps(candidate, c) or _near_duplicate(candidate.text, c.text) for c in chosen):
             continue
         chosen.append(candidate)
     chosen = _with_what_leads_introduce(_asked_rows(_expand(chosen)), candidates)
     chosen += _asked_kind(chosen, quotable, asks_for or [], best)
     if "procedure" in (asks_for or []):
-        chosen += _code_read_on(chosen, candidates)
-        chosen += _code_that_shows_how(chosen, ranked, best, candidates)
+        chosen += code_read_on(chosen, candidates)
+        chosen += code_that_shows_how(chosen, ranked, best, candidates)
     chosen.sort(key=lambda c: (c.passage.n != best.passage.n, c.passage.n, c.position))
     chosen = _without_repeats(chosen)
     return render(_fact_first(chosen, asks_for or [])), chosen
-
-
-def _label_of(code: Candidate, candidates: list[Candidate]) -> Candidate | None:
-    """The short line right over a code block no sentence introduces ("Synopsis", "Homebrew"), as its lead-in."""
-    before = next((c for c in candidates if c.passage.n == code.passage.n and c.unit.kind == "sentence"
-                   and c.position == code.position - 1), None)
-    if before is None or len(before.text.split()) > SHORT_LEAD_WORDS or before.text.strip()[-1:] in ".!?:;,":
-        return None
-    unit = dataclasses.replace(before.unit, text=f"{before.text.strip()}:", kind="lead", quotable=False)
-    return dataclasses.replace(before, unit=unit)
-
-
-def _nearly_as_good(candidate: Candidate, best: Candidate) -> bool:
-    """A unit scores at least the fitted share of the best one's score (a smaller share from the same passage)."""
-    share = fitted.COMPOSE["same_passage" if candidate.passage.n == best.passage.n else "other_passage"]
-    return candidate.score >= share * best.score
 
 
 def _with_what_else_answers(chosen: list[Candidate], ranked: list[Candidate], top: Candidate, asks_for: list[str],
@@ -226,51 +125,17 @@ def _with_what_else_answers(chosen: list[Candidate], ranked: list[Candidate], to
     said = sum(1 for c in chosen if _states(c))
     extra: list[Candidate] = []
     for candidate in quotable:
-        if not _nearly_as_good(candidate, top) or said + (len(candidate.unit.parts) or 1) > fitted.COMPOSE["max_units"]:
+        if not nearly_as_good(candidate, top) or said + (len(candidate.unit.parts) or 1) > fitted.COMPOSE["max_units"]:
             continue
-        if any(_overlaps(candidate, c) or _near_duplicate(candidate.text, c.text) for c in chosen):
+        if any(overlaps(candidate, c) or _near_duplicate(candidate.text, c.text) for c in chosen):
             continue
         extra = _expand([candidate])
         break
     extra += _asked_kind(chosen + extra, quotable, asks_for, top)
     if not extra:
         return chosen
-    out = chosen + [c for c in extra if not any(_overlaps(c, o) for o in chosen)]
+    out = chosen + [c for c in extra if not any(overlaps(c, o) for o in chosen)]
     return sorted(out, key=lambda c: (c.passage.n != top.passage.n, c.passage.n, c.position))
-
-
-def _code_that_shows_how(chosen: list[Candidate], ranked: list[Candidate], best: Candidate,
-                         candidates: list[Candidate]) -> list[Candidate]:
-    """For a question that asks how: a code block nearly as good as the best unit, with the sentence that
-    introduces it ("By running the command with the --if-present flag, npm will ignore workspaces missing
-    target script." / `npm run test --workspaces --if-present`): the command is the how. (Only when the answer
-    showed no code yet: dev answers holding the hint 508 of 739; always, one block at most: 509.)"""
-    for candidate in ranked:
-        if not _nearly_as_good(candidate, best):
-            break
-        if candidate.unit.kind != "code" or any(_overlaps(candidate, c) for c in chosen):
-            continue
-        intro = introduction(candidate, candidates)
-        if intro is not None:
-            return [c for c in (intro, candidate) if not any(_overlaps(c, o) for o in chosen)]
-    return []
-
-
-def _code_read_on(chosen: list[Candidate], candidates: list[Candidate]) -> list[Candidate]:
-    """For a question that asks how: the code block that reads on from the best passage's last chosen unit, with
-    the lead-in before it ("It's often preferable to set a specific file name or path." / "You can change the
-    output file using the environment variable LLVM_PROFILE_FILE:" / code), which shows how."""
-    n = chosen[0].passage.n if chosen else None
-    last = max((p for c in chosen if c.passage.n == n for p in unit_positions(c)), default=None)
-    if last is None or any(c.unit.kind == "code" for c in chosen):
-        return []
-    at = {c.position: c for c in candidates if c.passage.n == n and c.unit.kind != "window"}
-    following, after = at.get(last + 1), at.get(last + 2)
-    if following is not None and following.unit.kind == "code":
-        return [following]
-    if following is not None and following.unit.kind == "lead" and after is not None and after.unit.kind == "code":
-        return [following, after]
-    return []
 
 
 # A row whose first cell holds at least this share of the best row's distinctive question words is asked
@@ -320,7 +185,7 @@ def _with_a_statement(chosen: list[Candidate], ranked: list[Candidate], how_to: 
     for candidate in ranked:
         if candidate.score < fitted.COMPOSE["same_passage"] * ranked[0].score:
             break
-        if _states(candidate) and not any(_overlaps(candidate, c) for c in chosen):
+        if _states(candidate) and not any(overlaps(candidate, c) for c in chosen):
             out = _expand([candidate]) + chosen
             return sorted(out, key=lambda c: (c.passage.n != out[0].passage.n, c.passage.n, c.position))
     return chosen
@@ -374,7 +239,7 @@ def _asked_kind(chosen: list[Candidate], quotable: list[Candidate], asks_for: li
     for candidate in quotable:
         if candidate.score < _ASKED_KIND_RATIO * best.score:
             break
-        if holds_asked_kind(asks_for, candidate.text) and not any(_overlaps(candidate, c) for c in chosen):
+        if holds_asked_kind(asks_for, candidate.text) and not any(overlaps(candidate, c) for c in chosen):
             return _expand([candidate])
     return []
 
@@ -404,10 +269,6 @@ def _reads_on(window: Candidate, chosen: list[Candidate]) -> bool:
         return False
     mine = {(window.passage.n, p) for p in unit_positions(window)}
     return len(mine & _covered(chosen)) == 1
-
-
-def _overlaps(a: Candidate, b: Candidate) -> bool:
-    return a.passage.n == b.passage.n and bool(unit_positions(a) & unit_positions(b))
 
 
 def _expand(chosen: list[Candidate]) -> list[Candidate]:

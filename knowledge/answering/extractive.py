@@ -7,6 +7,7 @@ term put back in front of its sentence, and a table row's column headers placed 
 
 from __future__ import annotations
 
+import dataclasses
 import re
 import textwrap
 from dataclasses import dataclass, field
@@ -15,7 +16,7 @@ import numpy as np
 from django.db import connection
 
 from knowledge import fitted
-from knowledge.answering.passages import SourcePassage
+from knowledge.answering.passages import SHORT_LEAD_WORDS, SourcePassage
 from knowledge.answering.units import Unit, units_of, windows
 from knowledge.lexicon import TermStats, parse_tsvector
 from knowledge.scoring import logit, probability
@@ -221,6 +222,26 @@ def introduction(code: Candidate, candidates: list[Candidate]) -> Candidate | No
         if candidate.unit.kind not in ("sentence", "item"):
             break
     return None
+
+
+def label_of(code: Candidate, candidates: list[Candidate]) -> Candidate | None:
+    """The short line right over a code block no sentence introduces ("Synopsis", "Homebrew"), as its lead-in."""
+    before = next((c for c in candidates if c.passage.n == code.passage.n and c.unit.kind == "sentence"
+                   and c.position == code.position - 1), None)
+    if before is None or len(before.text.split()) > SHORT_LEAD_WORDS or before.text.strip()[-1:] in ".!?:;,":
+        return None
+    unit = dataclasses.replace(before.unit, text=f"{before.text.strip()}:", kind="lead", quotable=False)
+    return dataclasses.replace(before, unit=unit)
+
+
+def nearly_as_good(candidate: Candidate, best: Candidate) -> bool:
+    """A unit scores at least the fitted share of the best one's score (a smaller share from the same passage)."""
+    share = fitted.COMPOSE["same_passage" if candidate.passage.n == best.passage.n else "other_passage"]
+    return candidate.score >= share * best.score
+
+
+def overlaps(a: Candidate, b: Candidate) -> bool:
+    return a.passage.n == b.passage.n and bool(unit_positions(a) & unit_positions(b))
 
 
 def unit_positions(candidate: Candidate) -> set[int]:

@@ -11,6 +11,7 @@ import re
 from dataclasses import dataclass
 
 from textcore.identifiers import names
+from textcore.words import singular
 
 
 @dataclass
@@ -33,8 +34,8 @@ def _found(part: str, lowered: str) -> bool:
         return True
     if len(part) > 2 and part.endswith("s") and part[:-1].isupper():
         return part[:-1].lower() in lowered
-    return len(part) > 4 and part.endswith("s") and not part.endswith("ss") and \
-        re.search(rf"(?<![a-z]){re.escape(part[:-1].lower())}(?![a-z])", lowered) is not None
+    one = singular(part)
+    return one is not None and re.search(rf"(?<![a-z]){re.escape(one.lower())}(?![a-z])", lowered) is not None
 
 
 def check_names(claim_text: str, source_text: str) -> NameCheck:

@@ -113,9 +113,10 @@ def _conflict_read(edit: _Edit, contrast_negates: bool) -> str | None:
 def _contrasted(claim: list[Token], source: list[Token], edit: "_Edit") -> bool:
     """The side without the edit's negation sets the same thing aside by contrast in the clause around it
     ("uses the document root rather than the app folder" / "does not use the app folder")."""
-    claim_at, source_at = (claim, max(0, edit.claim_span[0])), (source, max(0, edit.source_span[0]))
-    (plain, at), (negating, neg_at) = ((source_at, claim_at) if sum(t.key == NEG for t in edit.claim) % 2
-                                       else (claim_at, source_at))
+    sides = [(claim, max(0, edit.claim_span[0])), (source, max(0, edit.source_span[0]))]
+    if sum(t.key == NEG for t in edit.claim) % 2:
+        sides.reverse()  # the claim negates: the source is the plain side
+    (plain, at), (negating, neg_at) = sides
     start, end = clause_of(plain, at)
     neg_start, neg_end = clause_of(negating, neg_at)
     return bool(set_aside(plain[start:end]) & _scope(negating[neg_start:neg_end]))
