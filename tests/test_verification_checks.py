@@ -88,6 +88,8 @@ MARKER_CASES = [
     ("Both [1, 2].", [1, 2]),
     ("Range [1-3].", [1, 2, 3]),
     ("Not a marker [link removed].", []),
+    ("An index in code: npm view express contributors[0].email [1].", [1]),
+    ("Glued to the word it cites: paid[2]. Unpaid[3][4].", [2, 3, 4]),
 ]
 
 

@@ -14,8 +14,8 @@ from __future__ import annotations
 __all__ = ["ANTONYMS", "WORD_AXES"]
 
 ANTONYMS: tuple[tuple[str, tuple[str, ...], tuple[str, ...]], ...] = (
-    ('enable', ('enable', 'enabled', 'enabling', 'turn on', 'turned on', 'switch on', 'switched on', 'activate', 'enables'),
-     ('disable', 'disabled', 'disabling', 'turn off', 'turned off', 'switch off', 'switched off', 'deactivate', 'disables')),
+    ('enable', ('enable', 'enabled', 'enabling', 'turn on', 'turned on', 'switch on', 'switched on', 'activate', 'activated', 'activates', 'enables'),
+     ('disable', 'disabled', 'disabling', 'turn off', 'turned off', 'switch off', 'switched off', 'deactivate', 'deactivated', 'deactivates', 'disables')),
     ('add', ('add', 'adding', 'added', 'insert', 'attach', 'adds', 'create', 'creates', 'created', 'creating'),
      ('remove', 'removing', 'removed', 'delete', 'deleting', 'deleted', 'get rid of', 'detach', 'drop', 'removes', 'deletes', 'destroy', 'destroys', 'destroyed')),
     ('import', ('import', 'importing', 'load', 'imports', 'imported'),
@@ -26,7 +26,7 @@ ANTONYMS: tuple[tuple[str, tuple[str, ...], tuple[str, ...]], ...] = (
      ('stop', 'stopping', 'stopped', 'kill', 'shut down', 'halt', 'stops')),
     ('open', ('open', 'opening', 'opened', 'opens'),
      ('close', 'closing', 'closed', 'closes')),
-    ('show', ('show', 'shown', 'showing', 'display', 'unhide', 'visible', 'shows'),
+    ('show', ('show', 'shown', 'showing', 'display', 'displayed', 'displaying', 'displays', 'unhide', 'visible', 'shows'),
      ('hide', 'hiding', 'hidden', 'invisible', 'hides')),
     ('include', ('include', 'including', 'included', 'includes'),
      ('exclude', 'excluding', 'excluded', 'excludes')),

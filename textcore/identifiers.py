@@ -32,6 +32,9 @@ _QUOTE_RES = (
     ("quote", re.compile(r"“([^”\n]{1,120})”")),
     ("quote", re.compile(r"(?<![\w])'([^'\n]{2,80})'(?![\w])")),
 )
+# The old Unix quotes, a backtick opening and an apostrophe closing ("`Umask' is a synonym to `aclumask'"):
+# read first, so that two of them are not one backtick quote of the words between them.
+_UNIX_QUOTE = re.compile(r"`([^`'\n]{1,80})'(?!\w)")
 # Suffixes that make "5pm", "16GB", "3rd" a quantity rather than a code.
 _UNIT_SUFFIXES = frozenset("st nd rd th am pm k m gb mb kb tb gib mib kib h hr hrs min mins s d x bn ms px em".split())
 # A code with an everyday word hyphened on ("Base64-encoded", "UTF-8-based"): the code, described. The word is
@@ -117,8 +120,11 @@ def _identifiers(text: str, quotes: bool) -> tuple[Identifier, ...]:
     found: list[tuple[int, Identifier]] = []
     masked = _masked(text)
     if quotes:
+        unix = list(_UNIX_QUOTE.finditer(masked))
+        found += [(m.start(), Identifier(m.group(1).strip(), "quote", False)) for m in unix if m.group(1).strip()]
+        rest = _UNIX_QUOTE.sub(lambda m: " " * len(m.group(0)), masked)
         for kind, rx in _QUOTE_RES:
-            for m in rx.finditer(masked):
+            for m in rx.finditer(rest):
                 # A quote is read whole, a URL or an email inside it included ("`<http://example.org>`", "`pip install
                 # git+https://…`"): URLs are masked only so that their parts are not read as codes.
                 inner = text[m.start(1):m.end(1)].strip()
@@ -169,12 +175,21 @@ _WEEK_AND_MONTHS = frozenset("""monday tuesday wednesday thursday friday saturda
 # "Receipts"); see textcore.words.specificity.
 _RARE = 0.9
 _ORDINARY_SHAPE = re.compile(r"[a-z](?:ly|ing|ed|ity|tion|sion|ness|ment)$")
+_EVERYDAY = 0.05
 _NAME_WORD = re.compile(r"[A-Za-z][A-Za-z0-9&'\-]*")
 
 
 def _capitalised(word: str) -> bool:
     low = word.lower()
     return word[0].isupper() and not word.isupper() and low not in _NOT_NAMES and low not in _WEEK_AND_MONTHS
+
+
+def _everyday(word: str) -> bool:
+    """One of the most common English words ("Hold", "Press", "People"): capitalised at a sentence's start, it
+    opens the sentence, not the name after it ("Hold Shift while clicking" names "Shift")."""
+    from .words import specificity
+
+    return specificity(word) < _EVERYDAY
 
 
 def _rare(word: str) -> bool:
@@ -208,7 +223,7 @@ def _names(text: str) -> tuple[str, ...]:
         # A first word shaped like an adverb, a gerund or a participle ("Relatedly", "Scoping", "Using
         # BSD-style options") is a capitalised ordinary word, however rare: alone it is no name, and it
         # does not belong to the name that follows it.
-        if run_at_start and len(run) > 1 and _ORDINARY_SHAPE.search(run[0]):
+        if run_at_start and len(run) > 1 and (_ORDINARY_SHAPE.search(run[0]) or _everyday(run[0])):
             del run[0]
         lone_ordinary = run_at_start and len(run) == 1 and bool(_ORDINARY_SHAPE.search(run[0]))
         if run and not lone_ordinary and (not run_at_start or len(run) > 1 or _rare(run[0])):

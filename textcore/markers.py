@@ -6,9 +6,11 @@ import re
 
 __all__ = ["MARKER_RE", "MARKER_RUN_RE", "parse_markers", "strip_markers", "renumber", "marker_numbers"]
 
-# "[link removed]" and other bracketed words are not markers.
-MARKER_RE = re.compile(r"\[(\d+(?:\s*[,;\-–]\s*\d+)*)\]")
-MARKER_RUN_RE = re.compile(r"(?:\s*\[\d+(?:\s*[,;\-–]\s*\d+)*\])+")
+# "[link removed]" and other bracketed words are not markers, nor is an index glued into code on both sides
+# ("contributors[0].email", "a[2]b"): a citation is never followed by more of the same name.
+_NOT_INDEX = r"(?!(?<=[\w\])])\[\d+\](?:\.\w|[\w(]))"
+MARKER_RE = re.compile(_NOT_INDEX + r"\[(\d+(?:\s*[,;\-–]\s*\d+)*)\]")
+MARKER_RUN_RE = re.compile(r"(?:\s*" + _NOT_INDEX + r"\[\d+(?:\s*[,;\-–]\s*\d+)*\])+")
 _MAX_RANGE = 20
 
 
@@ -36,7 +38,7 @@ def parse_markers(text: str) -> list[int]:
 
 # A marker with the spaces before it: "in it [1]." loses " [1]", so no space is left before the
 # full stop, while a word that starts with a dot (".github/", ".. note::") keeps the space before it.
-SPACED_MARKER_RE = re.compile(r"(?P<space>[ \t]*)\[(?P<inner>\d+(?:\s*[,;\-–]\s*\d+)*)\]")
+SPACED_MARKER_RE = re.compile(r"(?P<space>[ \t]*)" + _NOT_INDEX + r"\[(?P<inner>\d+(?:\s*[,;\-–]\s*\d+)*)\]")
 
 
 def strip_markers(text: str) -> str:

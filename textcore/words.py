@@ -78,9 +78,19 @@ _SPECIFIC_ZIPF = 3.0
 
 
 def singular(word: str) -> str | None:
-    """The singular of a plural word of five letters or more ("Browsers" -> "Browser"), else None ("class",
-    "uses")."""
-    return word[:-1] if len(word) > 4 and word.endswith("s") and not word.endswith("ss") else None
+    """The singular of a plural word of five letters or more ("Browsers" -> "Browser", "Entries" -> "Entry",
+    "Parentheses" -> "Parenthesis"), else None ("class", "uses"): of the regular ways to undo a plural, the
+    one that gives the most common English word (the word less its "s" when none is a known word)."""
+    if len(word) <= 4 or not word.endswith("s") or word.endswith("ss"):
+        return None
+    low = word.lower()
+    candidates = [word[:-1]]
+    if re.search(r"(?:s|x|z|ch|sh)es$", low):
+        candidates += [word[:-2], word[:-2] + "is"]
+    if low.endswith("ies"):
+        candidates.append(word[:-3] + "y")
+    best = max(candidates, key=zipf)  # the first of equals: the word less its "s"
+    return best if zipf(best) > 0 else word[:-1]
 
 
 def specificity(word: str) -> float:

@@ -277,6 +277,7 @@ def lexically_negative(clause: list[Token]) -> bool:
 # How far (in words) a negation reaches forward to an antonym word it flips ("is not enabled",
 # "do not automatically enable").
 REACH = 3
+_ARTICLES = frozenset({"a", "an", "the"})
 
 
 def reaching(toks: list[Token], end: int) -> int:
@@ -293,6 +294,8 @@ def reaching(toks: list[Token], end: int) -> int:
         follows = toks[k + 1] if k + 1 < len(toks) else None
         if t.surface == "no" and follows is not None and (follows.content or follows.axis):
             continue
+        if any(u.surface in _ARTICLES for u in toks[k + 1:end]):
+            continue  # "does not have an open PR": the word describes the object of what is negated
         count += 1
     return count
 

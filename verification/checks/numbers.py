@@ -30,7 +30,9 @@ _MONTH_STEMS = frozenset(stem(m) for m in _MONTHS) | frozenset(stem(m[:3]) for m
 _UNIT_SKIP = frozenset("""business working calendar consecutive full paid unpaid additional extra more
     total of the a an whole entire fully further straight rolling""".split())
 
-_ANAPHORIC = re.compile(r"\b(?:the|these|those|its|their|both)\s+$", re.IGNORECASE)
+_ANAPHORIC = re.compile(r"\b(?:(?:the|these|those|its|their)(?:\s+(?:latter|former|other|remaining|first|last))?|both)\s+$",
+                        re.IGNORECASE)
+_SUBSET = re.compile(r"\b(?:latter|former|other|remaining|first|last)\s+$", re.IGNORECASE)
 _NUM = r"\d{1,3}(?:,\d{3})+(?:\.\d+)?|\d+(?:\.\d+)?"
 _WORDNUM = "|".join(sorted(_WORD_NUMBERS, key=len, reverse=True))
 _WORD_COUNT = re.compile(rf"\b({_WORDNUM})(?:[- ](one|two|three|four|five|six|seven|eight|nine))?\b", re.I)
@@ -191,7 +193,7 @@ def _mentions(kind: str, m: re.Match[str], text: str) -> list[NumberMention] | N
 
 def _points_back(text: str, start: int, unit: str | None) -> bool:
     """A spelled count after a definite determiner and before no unit noun ("the two end points")."""
-    return unit not in UNIT_NOUNS and bool(_ANAPHORIC.search(text[max(0, start - 12):start]))
+    return unit not in UNIT_NOUNS and bool(_ANAPHORIC.search(text[max(0, start - 24):start]))
 
 
 @lru_cache(maxsize=4096)
@@ -205,6 +207,8 @@ def counts_pointing_back(text: str) -> tuple[tuple[str, str], ...]:
         unit = _unit_after(text, m.end(), m.start(), before_too=False)
         if first == "one" or unit is None or not _points_back(text, m.start(), unit):
             continue
+        if _SUBSET.search(text[max(0, m.start() - 12):m.start()]):
+            continue  # "the other two functions" counts part of them: another count of the whole is no rival
         value = _WORD_NUMBERS[first] + (_WORD_NUMBERS[m.group(2).lower()] if m.group(2) else 0)
         out.append((str(value), unit))
     return tuple(out)
@@ -266,7 +270,7 @@ def check_numbers(claim_text: str, passage_text: str, counted: frozenset[int] = 
                 sm.kind == "number" for sm in matches
             ):
                 matches = []
-        if not matches and _in_identifier(cm, passage_text):
+        if not matches and (_in_identifier(cm, passage_text) or _one_by_article(cm, passage_text)):
             continue
         if not matches:
             missing.append(cm)
@@ -284,6 +288,16 @@ def check_numbers(claim_text: str, passage_text: str, counted: frozenset[int] = 
             return NumberCheck("conflict", f"claim says {cm.text.strip()!r}, source says "
                                f"{rivals[0].text.strip()!r}", names)
     return NumberCheck("missing", f"{', '.join(repr(n) for n in names)} not in cited source", names)
+
+
+_ARTICLE_NOUN = re.compile(r"\b(?:a|an|a single|single)\s+(?:[a-z]+\s+)?([a-z]+)", re.I)
+
+
+def _one_by_article(cm: NumberMention, passage_text: str) -> bool:
+    """"one character" is backed by "a single character" or "a character": an article counts one of its noun."""
+    if cm.kind != "number" or cm.key != "1" or cm.unit is None:
+        return False
+    return any(stem(m.group(1).lower()) == cm.unit for m in _ARTICLE_NOUN.finditer(passage_text))
 
 
 def _in_identifier(cm: NumberMention, passage_text: str) -> bool:

@@ -101,13 +101,31 @@ def _conflict_read(edit: _Edit, contrast_negates: bool) -> str | None:
     signs_c, signs_s = _signs(edit.claim), _signs(edit.source)
     shared = [axis for axis in signs_c if axis in signs_s]
     for axis in shared:
-        if signs_c[axis] * (-1) ** neg_c != signs_s[axis] * (-1) ** neg_s:
+        # An antonym is flipped by the negations of its own clause: "introspection failed and no signature was
+        # given" / "introspection did not succeed and signature was not given" agree on "failed".
+        if (signs_c[axis] * (-1) ** _clause_negations(edit.claim, axis, negating)
+                != signs_s[axis] * (-1) ** _clause_negations(edit.source, axis, negating)):
             words_c = [t.surface for t in edit.claim if t.axis and t.axis[0] == axis]
             words_s = [t.surface for t in edit.source if t.axis and t.axis[0] == axis]
             return f"antonym: claim says {words_c[0]!r}, source says {words_s[0]!r}"
     if not shared and not signs_c and not signs_s and neg_c != neg_s:
         return "negation added" if neg_c else "negation dropped"
     return None
+
+
+def _said_as_is(stretch: list[Token], sources: list[list[Token]]) -> bool:
+    """A source says the stretch word for word (the same keys, in a row)."""
+    keys = [t.key for t in stretch]
+    n = len(keys)
+    return n > 1 and any(keys == [t.key for t in src[i:i + n]] for src in sources for i in range(len(src) - n + 1))
+
+
+def _clause_negations(side: list[Token], axis: str, negating: set[str]) -> int:
+    """The negations (mod 2) in the stretch of an edit's side between the clause boundaries around its first
+    word of the antonym axis."""
+    at = next(i for i, t in enumerate(side) if t.axis and t.axis[0] == axis)
+    start, end = clause_of(side, at)
+    return sum(t.key in negating for t in side[start:end]) % 2
 
 
 def _contrasted(claim: list[Token], source: list[Token], edit: "_Edit") -> bool:
@@ -200,11 +218,17 @@ def _both_poles(toks: list[Token], i: int, start: int, end: int) -> bool:
                and toks[i + 2 * step].axis == (axis, -sign) for step in (-1, 1))
 
 
+# Antonym axes whose poles name one relation from its two ends (A before B == B after A).
+CONVERSE_AXES = frozenset({"before", "above", "left", "top"})
+
+
 def _axis_conflict(claim: list[Token], source: list[Token], others: Sequence[list[Token]] = ()) -> str | None:
     """An antonym-axis word in the claim beside a content word that the source pairs with the opposite pole,
     and that no other cited sentence pairs with the claim's pole (a claim may join two sentences: "data
-    written to tape is padded, so when the block is read …")."""
-    def poles(toks: list[Token]) -> dict[tuple[str, str], set[int]]:
+    written to tape is padded, so when the block is read …"). A converse pair says one relation from either
+    end ("stems it after diacritics are removed" == "diacritics are removed before stemming"): its poles
+    conflict only when the word beside them also stands on the same side of them in both texts."""
+    def poles(toks: list[Token], sided: bool) -> dict[tuple[str, str], set[int]]:
         out: dict[tuple[str, str], set[int]] = {}
         for i, t in enumerate(toks):
             if not t.axis or _preposition(toks, i):
@@ -213,20 +237,28 @@ def _axis_conflict(claim: list[Token], source: list[Token], others: Sequence[lis
             if _both_poles(toks, i, start, end):
                 continue
             flip = -1 if reaching(toks[start:], i - start) else 1
-            near = [u.key for u in toks[max(start, i - 2):min(end, i + 3)] if u.content and not is_generic_stem(u.key)]
-            for key in near:
-                out.setdefault((t.axis[0], key), set()).add(t.axis[1] * flip)
+            for j in range(max(start, i - 2), min(end, i + 3)):
+                u = toks[j]
+                if u.content and not is_generic_stem(u.key):
+                    side = (1 if j > i else -1) if sided and t.axis[0] in CONVERSE_AXES else 1
+                    out.setdefault((t.axis[0], u.key), set()).add(t.axis[1] * flip * side)
         return out
 
-    pc, ps = poles(claim), poles(source)
-    elsewhere: dict[tuple[str, str], set[int]] = {}
-    for toks in others:
-        for pair, signs in poles(toks).items():
-            elsewhere.setdefault(pair, set()).update(signs)
-    for pair, signs in pc.items():
-        other = ps.get(pair)
-        if other and not (signs & other) and not (signs & elsewhere.get(pair, set())):
-            return f"antonym about {pair[1]!r}: claim and source take opposite sides of {pair[0]!r}"
+    def conflicts(sided: bool) -> list[tuple[str, str]]:
+        pc, ps = poles(claim, sided), poles(source, sided)
+        elsewhere: dict[tuple[str, str], set[int]] = {}
+        for toks in others:
+            for pair, signs in poles(toks, sided).items():
+                elsewhere.setdefault(pair, set()).update(signs)
+        return [pair for pair, signs in pc.items()
+                if (other := ps.get(pair)) and not (signs & other) and not (signs & elsewhere.get(pair, set()))]
+
+    found = conflicts(False)
+    if any(axis in CONVERSE_AXES for axis, _ in found):
+        sided = set(conflicts(True))
+        found = [pair for pair in found if pair[0] not in CONVERSE_AXES or pair in sided]
+    if found:
+        return f"antonym about {found[0][1]!r}: claim and source take opposite sides of {found[0][0]!r}"
     return None
 
 
@@ -329,8 +361,11 @@ def check_polarity(claim_text: str, sentences: list[str], min_shared: int, max_g
             else:
                 clean |= _pairs(*edit.claim_span)
     for edit, why, sentence in found:
-        # Another sentence that says this stretch of the claim as the claim does settles it.
-        if _pairs(*edit.claim_span) <= clean:
+        # Another sentence that says this stretch of the claim as the claim does settles it, in its own order
+        # or elsewhere in its words ("so a blueprint can't handle them" / "the blueprint cannot handle 404 routing
+        # errors because …").
+        if _pairs(*edit.claim_span) <= clean or _said_as_is(claim[max(0, edit.claim_span[0]):edit.claim_span[1]],
+                                                            [src for _, _, src in ranked[:3]]):
             continue
         return PolarityCheck("conflict", f"{why}: claim '{text_of(edit.claim)}' where source has "
                              f"'{text_of(edit.source)}'", sentence)

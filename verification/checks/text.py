@@ -35,7 +35,7 @@ _SYNONYMS: dict[str, str] = {
     "pay": "reimburse", "pays": "reimburse", "refund": "reimburse", "refunded": "reimburse", "repay": "reimburse", "repaid": "reimburse",
     "expenses": "expense", "cost": "expense", "costs": "expense",
     "utilize": "use", "utilise": "use", "employ": "use",
-    "assist": "help", "assistance": "help", "support": "help",
+    "assist": "help", "assistance": "help", "support": "help", "helpful": "help", "handy": "help", "useful": "help",
     "contact": "reach", "email": "reach", "message": "reach",
     "prohibit": "forbid", "prohibited": "forbid", "forbidden": "forbid", "banned": "forbid",
     "permitted": "allow", "permit": "allow", "allowed": "allow",
