@@ -133,6 +133,24 @@ def test_a_negation_reaches_over_coordinated_objects(claim: str, conflict: bool)
     assert _clauses_conflict(claim, source) is conflict
 
 
+def test_after_a_comma_and_opens_a_clause_of_its_own() -> None:
+    # GIMP's Clone tool: "you will not be able to paint with the Clone tool: the tool cursor tells you this".
+    source = "Until you have set the source, you will not be able to paint: the tool cursor tells you this."
+    assert not _clauses_conflict("Until the source is set you can't paint, and the tool cursor tells you this.",
+                                 source)
+    assert _clauses_conflict("Until the source is set you can't paint, and the tool cursor never tells you this.",
+                             source)
+
+
+def test_leaving_a_thing_out_omits_it() -> None:
+    from verification.checks.negation import tokens
+
+    # npm's workspaces: "will cause npm to operate only on the specified workspaces, and not on the root project".
+    assert "omit" in [t.key for t in tokens("npm acts only on those workspaces and leaves the root project out.")]
+    assert not _clauses_conflict("npm acts on the workspaces and leaves the root project out.",
+                                 "npm operates on the specified workspaces, and not on the root project.")
+
+
 @pytest.mark.parametrize("answer, faithful", [
     ("No, not with the prefork pool: there the signal is dispatched in the parent process [1].", True),
     ("Not for the whole file: the size reported applies to the last member only [1].", True),

@@ -61,6 +61,9 @@ _CODE_NAME = r"(?:[A-Z][A-Z0-9_]+|[A-Z][a-z0-9]+(?:[A-Z][a-z0-9]*)+)"
 _KEYWORD_PAIR = re.compile(rf"\b({_CODE_NAME})\s+(?:or|and)\s+({_CODE_NAME})\b")
 # Leaving a thing out is not giving it ("leaving out the command" / "not providing a command").
 _LEAVE_OUT = re.compile(r"\b(?:leave|leaves|leaving|left)\s+out\b")
+# The particle after a short object: "leave the root project out" == "omit the root project".
+_LEAVE_X_OUT = re.compile(r"\b(?:leave|leaves|leaving|left)\s+((?:the|a|an|its|their|this|that|these|those)\s+"
+                          r"(?:[a-z0-9_-]+\s+){0,2}?[a-z0-9_-]+)\s+out\b")
 
 
 @lru_cache(maxsize=20000)
@@ -116,6 +119,7 @@ def _tokens(text: str) -> tuple[Token, ...]:
     # "warns against enabling" says "do not enable"; "leaving out the command" says "not providing it".
     text = _AGAINST.sub(r"\1 not", text)
     text = _LEAVE_OUT.sub("omit", text)
+    text = _LEAVE_X_OUT.sub(r"omit \1", text)
     # "will not be able to remove" negates "remove" as "cannot remove" does.
     text = re.sub(r"\b(?:be|being|been) able to\b", " ", text)
     # "as" before a subject pronoun opens a clause of reason or time ("it is not run as we are not moving" ==
@@ -242,7 +246,10 @@ def clauses_read_whole(toks: list[Token]) -> list[list[Token]]:
         if not (joins[i] in _COORDINATORS and len(content) <= _CONJUNCT_MAX_WORDS and flips(conjunct) == 0
                 and flips(out[i - 1]) % 2 == 1):
             continue
-        object_only = conjunct[0].surface in _DETERMINERS and not any(t.surface in _AUXILIARIES for t in conjunct)
+        # After a comma the coordinator joins a clause with a subject of its own ("you can't paint, and the cursor
+        # shows you this"), not one more object.
+        object_only = (conjunct[0].surface in _DETERMINERS and not any(t.surface in _AUXILIARIES for t in conjunct)
+                       and gaps[i] == [joins[i]])
         # "If no positional argument or --call option is provided": "no" opens a noun phrase that the
         # conjunct continues (the clause before has no verb), so the verb after it is said of both, negated.
         # A comma before the "or" joins two conditions instead ("with no files given, or with a file name of -").
