@@ -166,6 +166,19 @@ def test_a_count_that_points_back_still_contradicts_a_source_that_counts_the_sam
     assert verify_answer("The release manager breaks a tie between the two camps [1].", [source]).faithful
 
 
+def test_a_count_pointing_back_is_compared_with_counts_with_and_without_their_noun() -> None:
+    # SQLite's window functions: the passage counts "two groups" and says "two" with no noun after it; comparing
+    # a claim's back-pointing count with both once raised a TypeError and lost the whole verdict.
+    source = Source(1, "The example below uses ntile() to divide the six rows into two groups (the ntile(2) call) "
+                       "and into four groups (the ntile(4) call). For ntile(4), there are two groups of two and two "
+                       "groups of one. The larger groups of two appear first.")
+    assert verify_answer("For ntile(2) the example divides the six rows into two groups [1].", [source]).faithful
+    assert not verify_answer("For ntile(2) the example divides the five rows into two groups [1].",
+                             [source]).faithful
+    # A count hyphened to its noun describes the next noun: "the two-row groups" counts no rows.
+    report = verify_answer("The two-row groups come first [1].", [source])
+    assert report.claims[0].checks["numbers"].split(":")[0] in ("pass", "n/a")
+
 def test_a_capitalised_plural_is_backed_by_its_singular() -> None:
     # A rare word opening a sentence reads as a name; in the plural it is still the passage's singular.
     source = Source(1, ".. c:struct:: name: Describes a C struct. .. c:union:: name: Describes a C union. "

@@ -209,6 +209,8 @@ def counts_pointing_back(text: str) -> tuple[tuple[str, str], ...]:
             continue
         if _SUBSET.search(text[max(0, m.start() - 12):m.start()]):
             continue  # "the other two functions" counts part of them: another count of the whole is no rival
+        if text[m.end():m.end() + 1] == "-":
+            continue  # "the two-row groups" counts no rows: the count describes the groups
         value = _WORD_NUMBERS[first] + (_WORD_NUMBERS[m.group(2).lower()] if m.group(2) else 0)
         out.append((str(value), unit))
     return tuple(out)
@@ -222,7 +224,8 @@ def _recounted(claim_text: str, passage_text: str) -> NumberCheck | None:
     for value, unit in counts_pointing_back(claim_text):
         if (value, unit) in source:
             continue
-        rival = next((v for v, u in sorted(source) if u == unit and v != value), None)
+        rival = next((v for v, u in sorted(source, key=lambda p: (p[0], p[1] or "")) if u == unit and v != value),
+                     None)
         if rival is not None:
             return NumberCheck("conflict", f"claim counts {value} {unit}, source counts {rival}", (value,))
     return None
