@@ -44,7 +44,8 @@ def is_connective(text: str, citations: tuple[int, ...]) -> bool:
     return len(content_stems(body)) <= 2
 
 
-_UNDERSCORE_BOLD = re.compile(r"__(?=\S)(.+?)(?<=\S)__")
+# Underscores mark bold only outside words (CommonMark: "FLASK_MYAPI__credentials__username" is one name).
+_UNDERSCORE_BOLD = re.compile(r"(?<![\w_])__(?=[^\s_])(.+?)(?<=[^\s_])__(?![\w_])")
 
 
 def extract_claims(answer: str) -> list[Claim]:

@@ -1,0 +1,162 @@
+"""How the checker reads answers worded freely about real documentation: plurals and singulars, names that open a
+sentence, old Unix quotes, underscores in names, counts, antonyms said from the other end or negated in another
+clause. Each case is taken from a real manual (SQLite, Click, Flask, GIMP, Sphinx, procps, GNU screen, npm),
+reworded as an answer would be."""
+
+from __future__ import annotations
+
+from verification.checks import Source, verify_answer
+
+
+def test_a_count_pointing_back_is_compared_with_counts_with_and_without_their_noun() -> None:
+    # SQLite's window functions: the passage counts "two groups" and says "two" with no noun after it; comparing
+    # a claim's back-pointing count with both once raised a TypeError and lost the whole verdict.
+    source = Source(1, "The example below uses ntile() to divide the six rows into two groups (the ntile(2) call) "
+                       "and into four groups (the ntile(4) call). For ntile(4), there are two groups of two and two "
+                       "groups of one. The larger groups of two appear first.")
+    assert verify_answer("For ntile(2) the example divides the six rows into two groups [1].", [source]).faithful
+    assert not verify_answer("For ntile(2) the example divides the five rows into two groups [1].",
+                             [source]).faithful
+    # A count hyphened to its noun describes the next noun: "the two-row groups" counts no rows.
+    report = verify_answer("The two-row groups come first [1].", [source])
+    assert report.claims[0].checks["numbers"].split(":")[0] in ("pass", "n/a")
+
+
+def test_a_capitalised_plural_is_backed_by_its_singular() -> None:
+    # A rare word opening a sentence reads as a name; in the plural it is still the passage's singular.
+    source = Source(1, ".. c:struct:: name: Describes a C struct. .. c:union:: name: Describes a C union. "
+                       ".. c:enum:: name: Describes a C enum.")
+    assert verify_answer("Structs, unions and enums each have a directive of their own [1].", [source]).faithful
+    assert not verify_answer("Classes, unions and enums each have a directive of their own [1].", [source]).faithful
+
+
+def test_a_plural_is_read_through_its_most_common_singular() -> None:
+    from textcore.words import singular
+
+    # SQLite's FTS5 page says "Parenthesis may be used to group expressions"; an answer says it in the plural.
+    assert [singular(w) for w in ("Parentheses", "Entries", "Notes", "Switches", "Browsers")] == [
+        "Parenthesis", "Entry", "Note", "Switch", "Browser"]
+    source = Source(1, "Parenthesis may be used to group expressions in order to modify operator precedence.")
+    assert verify_answer("Parentheses group expressions to change operator precedence [1].", [source]).faithful
+
+
+def test_an_everyday_word_opening_a_sentence_is_not_part_of_the_name_after_it() -> None:
+    from textcore.identifiers import names
+
+    # GIMP's Paths dialog: "pressing Shift when clicking on the button will add the new selection".
+    source = Source(1, "Pressing Shift when clicking on the button will add the new selection to an already "
+                       "existing one.")
+    assert "Hold Shift" not in names("Hold Shift while you click the button.")
+    assert verify_answer("Hold Shift while you click the button to add the new selection to the existing one [1].",
+                         [source]).faithful
+    assert names("Okta Verify sends a push.") == ["Okta Verify"]
+
+
+def test_old_unix_quotes_are_two_quotes_not_one_backtick_span() -> None:
+    from textcore.identifiers import identifiers
+
+    # GNU screen's manual quotes names `like this'.
+    source = Source(1, "Bits is any combination of access control bits. `Umask' is a synonym to `aclumask'.")
+    answer = "`Umask' is just another name for `aclumask' [1]."
+    assert [i.text for i in identifiers(answer)] == ["Umask", "aclumask"]
+    assert verify_answer(answer, [source]).faithful
+    assert not verify_answer(answer.replace("`aclumask'", "`aclchg'"), [source]).faithful
+
+
+def test_an_antonym_is_flipped_only_by_the_negations_of_its_own_clause() -> None:
+    # Sphinx's autodoc events: "or None if introspection didn't succeed and signature wasn't specified".
+    source = Source(1, "signature – function signature, as a string, or None if introspection didn’t succeed and "
+                       "signature wasn’t specified in the directive.")
+    answer = "signature is None when introspection failed and no signature was given in the directive [1]."
+    assert verify_answer(answer, [source]).faithful
+    assert not verify_answer(answer.replace("failed", "succeeded"), [source]).faithful
+
+
+def test_a_converse_pair_may_say_the_relation_from_its_other_end() -> None:
+    # SQLite's FTS5 tokenizers: "with diacritics removed before stemming".
+    source = Source(1, "A porter tokenizer used to stem the output of the unicode61 tokenizer, with diacritics "
+                       "removed before stemming.")
+    assert verify_answer("The porter tokenizer stems the unicode61 output after diacritics are removed [1].",
+                         [source]).faithful
+    assert not verify_answer("The porter tokenizer stems the unicode61 output, with diacritics removed after "
+                             "stemming [1].", [source]).faithful
+
+
+def test_an_article_counts_one_of_its_noun() -> None:
+    # Click's getchar: "reads a single character from the terminal buffer".
+    source = Source(1, "For this, Click provides the getchar function which reads a single character from the "
+                       "terminal buffer and returns it as a Unicode character.")
+    assert verify_answer("getchar reads one character from the terminal buffer [1].", [source]).faithful
+    assert not verify_answer("getchar reads two characters from the terminal buffer [1].", [source]).faithful
+
+
+def test_a_count_of_part_of_what_was_named_points_back() -> None:
+    # Click's error handling ("The latter are internally translated into a Abort") and FTS5's three functions.
+    click = Source(1, "In there it handles all subclasses of ClickException as well as the standard EOFError and "
+                      "KeyboardInterrupt exceptions. The latter are internally translated into a Abort.")
+    assert verify_answer("The latter two get translated into an Abort internally [1].", [click]).faithful
+    fts = Source(1, "FTS5 provides three built-in auxiliary functions: bm25(), highlight() and snippet().")
+    assert verify_answer("Besides bm25(), the other two built-in auxiliary functions are highlight() and snippet() "
+                         "[1].", [fts]).faithful
+    assert not verify_answer("FTS5 has four built-in auxiliary functions [1].", [fts]).faithful
+
+
+def test_a_negation_another_cited_sentence_says_word_for_word_is_no_conflict() -> None:
+    # Flask's blueprint error handlers: the claim's words come from the second sentence, in another order.
+    source = Source(1, "Handlers registered on the blueprint take precedence over those registered globally on the "
+                       "application, assuming a blueprint is handling the request that raises the exception. "
+                       "However, the blueprint cannot handle 404 routing errors because the 404 occurs at the "
+                       "routing level before the blueprint can be determined.")
+    answer = ("404 routing errors happen at the routing level before the blueprint can be determined, so a "
+              "blueprint can't handle them [1].")
+    assert verify_answer(answer, [source]).faithful
+    assert not verify_answer("Handlers registered on the blueprint do not take precedence over those registered "
+                             "globally on the application [1].", [source]).faithful
+
+
+def test_an_inflected_pole_is_on_its_axis() -> None:
+    from textcore.antonyms import WORD_AXES
+
+    # procps' ps: "Set this to any value to hide kernel threads normally displayed with the -e option."
+    assert WORD_AXES["displayed"] == WORD_AXES["shown"] and WORD_AXES["activated"] == WORD_AXES["enabled"]
+    source = Source(1, "LIBPROC_HIDE_KERNEL: Set this to any value to hide kernel threads normally displayed with "
+                       "the -e option.")
+    answer = "Set LIBPROC_HIDE_KERNEL to any value and the kernel threads that -e would normally show are hidden [1]."
+    assert verify_answer(answer, [source]).faithful
+
+
+def test_a_negated_verb_does_not_flip_the_adjective_of_its_object() -> None:
+    # Flask's contributing guide: "You can work on any issue that doesn't have an open PR linked to it".
+    source = Source(1, "You can work on any issue that doesn't have an open PR linked to it or a maintainer "
+                       "assigned to it.")
+    assert verify_answer("You can work on any issue that has no open PR linked to it [1].", [source]).faithful
+    assert not verify_answer("You can work on any issue that has a closed PR linked to it [1].", [source]).faithful
+
+
+def test_handy_and_helpful_say_the_same() -> None:
+    from verification.checks.text import stem
+
+    assert stem("handy") == stem("helpful") == stem("useful") == stem("help")
+    source = Source(1, "This is helpful in situations where documentation for a module is spread over multiple "
+                       "files.")
+    assert verify_answer("It's handy when a module's documentation is spread over several files [1].",
+                         [source]).faithful
+
+
+def test_underscores_inside_a_name_are_not_bold_markup() -> None:
+    from verification.checks import extract_claims
+
+    # Flask's from_prefixed_env: "separating the keys with double underscore (__)".
+    source = Source(1, "It is possible to set keys in nested dictionaries by separating the keys with double "
+                       "underscore (__).\n\n    $ export FLASK_MYAPI__credentials__username=user123")
+    answer = "Separate the keys with a double underscore (__), as in FLASK_MYAPI__credentials__username=user123 [1]."
+    assert "FLASK_MYAPI__credentials__username" in extract_claims(answer)[0].text
+    assert verify_answer(answer, [source]).faithful
+    assert [c.text for c in extract_claims("This is a __bold phrase__ [1].")] == ["This is a bold phrase."]
+
+
+def test_a_plural_in_es_is_read_as_its_singular() -> None:
+    from verification.checks.text import stem
+
+    assert stem("aliases") == stem("alias") and stem("canvases") == stem("canvas")
+    assert stem("releases") == stem("release") and stem("uses") == stem("use")
