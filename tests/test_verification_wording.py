@@ -160,3 +160,46 @@ def test_a_plural_in_es_is_read_as_its_singular() -> None:
 
     assert stem("aliases") == stem("alias") and stem("canvases") == stem("canvas")
     assert stem("releases") == stem("release") and stem("uses") == stem("use")
+
+
+def test_stars_inside_an_expression_are_not_bold_markup() -> None:
+    from verification.checks import extract_claims
+
+    # gzip's manual: "its timestamp is at least 1 and is less than 2**32".
+    source = Source(1, "-N --name: save the seconds part of the original modification timestamp if the original is a "
+                       "regular file and its timestamp is at least 1 and is less than 2**32; this is the default.")
+    answer = "gzip saves the timestamp's seconds if it is at least 1 and less than 2**32 [1]."
+    assert "2**32" in extract_claims(answer)[0].text
+    assert verify_answer(answer, [source]).faithful
+    assert [c.text for c in extract_claims("This is **really** it [1].")] == ["This is really it."]
+
+
+def test_keeping_a_thing_from_happening_negates_it() -> None:
+    # SQLite's "Appropriate Uses": "because of the latency … performance will not be great".
+    source = Source(1, "SQLite will work over a network filesystem, but because of the latency associated with most "
+                    "network filesystems, performance will not be great.")
+    answer = "SQLite works over a network filesystem, but latency keeps performance from being great [1]."
+    assert verify_answer(answer, [source]).faithful
+    assert not verify_answer("SQLite works over a network filesystem, and performance will be great [1].",
+                             [source]).faithful
+
+
+def test_what_a_negated_be_denies_and_what_a_negated_verb_has() -> None:
+    # Flask's request context: "… if a context for that application is not already the top context".
+    flask = Source(1, "When the request starts, a RequestContext is created and pushed, which creates and pushes an "
+                      "AppContext first if a context for that application is not already the top context.")
+    assert verify_answer("A RequestContext is pushed, and it first pushes an AppContext if a context for that "
+                         "application isn't already on top [1].", [flask]).faithful
+    # SQLite's STRICT tables: "as long as the database does not contain any STRICT tables".
+    sqlite = Source(1, "A database created by SQLite 3.37.0 can still be read by version 3.0.0 as long as the "
+                       "database does not contain any STRICT tables.")
+    assert verify_answer("Version 3.0.0 can still read it, provided the database has no STRICT tables [1].",
+                         [sqlite]).faithful
+
+
+def test_and_after_a_clause_with_no_opens_a_clause_of_its_own() -> None:
+    # SQLite's atomic commit: "The rollback will not occur and the database will be left in an inconsistent state."
+    source = Source(1, "The next process to open the database will not know that it contains changes that need to be "
+                       "rolled back. The rollback will not occur and the database will be left in an inconsistent "
+                       "state.")
+    assert verify_answer("So no rollback happens and the database is left inconsistent [1].", [source]).faithful

@@ -45,6 +45,8 @@ def is_connective(text: str, citations: tuple[int, ...]) -> bool:
 
 
 # Underscores mark bold only outside words (CommonMark: "FLASK_MYAPI__credentials__username" is one name).
+# Stars mark bold around words, not inside an expression ("less than 2**32").
+_STAR_BOLD = re.compile(r"(?<![\w*])\*\*(?=[^\s*])(.+?)(?<=[^\s*])\*\*(?![\w*])")
 _UNDERSCORE_BOLD = re.compile(r"(?<![\w_])__(?=[^\s_])(.+?)(?<=[^\s_])__(?![\w_])")
 
 
@@ -56,7 +58,7 @@ def extract_claims(answer: str) -> list[Claim]:
         body = BULLET_RE.sub("", raw, count=1)
         # Bold markup goes; one word in double underscores is a Python dunder name ("Bootstep.__init__"),
         # not bold, and stays.
-        body = re.sub(r"^#+\s*|\*\*", "", body)
+        body = _STAR_BOLD.sub(r"\1", re.sub(r"^#+\s*", "", body))
         body = _UNDERSCORE_BOLD.sub(lambda m: m.group(0) if re.fullmatch(r"\w+", m.group(1)) else m.group(1), body)
         cites = tuple(parse_markers(raw))
         text = strip_markers(body)

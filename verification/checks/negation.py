@@ -61,6 +61,7 @@ _CODE_NAME = r"(?:[A-Z][A-Z0-9_]+|[A-Z][a-z0-9]+(?:[A-Z][a-z0-9]*)+)"
 _KEYWORD_PAIR = re.compile(rf"\b({_CODE_NAME})\s+(?:or|and)\s+({_CODE_NAME})\b")
 # Leaving a thing out is not giving it ("leaving out the command" / "not providing a command").
 _LEAVE_OUT = re.compile(r"\b(?:leave|leaves|leaving|left)\s+out\b")
+_KEEP_FROM = re.compile(r"\b(?:keep|keeps|kept|keeping)\b(?=(?:\s+[a-z0-9_'-]+){1,4}\s+from\s+\w+ing\b)")
 # The particle after a short object: "leave the root project out" == "omit the root project".
 _LEAVE_X_OUT = re.compile(r"\b(?:leave|leaves|leaving|left)\s+((?:the|a|an|its|their|this|that|these|those)\s+"
                           r"(?:[a-z0-9_-]+\s+){0,2}?[a-z0-9_-]+)\s+out\b")
@@ -120,6 +121,8 @@ def _tokens(text: str) -> tuple[Token, ...]:
     text = _AGAINST.sub(r"\1 not", text)
     text = _LEAVE_OUT.sub("omit", text)
     text = _LEAVE_X_OUT.sub(r"omit \1", text)
+    # "keeps performance from being great" says "prevents it": performance is not great.
+    text = _KEEP_FROM.sub("prevents", text)
     # "will not be able to remove" negates "remove" as "cannot remove" does.
     text = re.sub(r"\b(?:be|being|been) able to\b", " ", text)
     # "as" before a subject pronoun opens a clause of reason or time ("it is not run as we are not moving" ==
@@ -253,7 +256,7 @@ def clauses_read_whole(toks: list[Token]) -> list[list[Token]]:
         # "If no positional argument or --call option is provided": "no" opens a noun phrase that the
         # conjunct continues (the clause before has no verb), so the verb after it is said of both, negated.
         # A comma before the "or" joins two conditions instead ("with no files given, or with a file name of -").
-        continued_no = (gaps[i] == [joins[i]] and any(t.surface == "no" for t in out[i - 1])
+        continued_no = (gaps[i] == [joins[i]] and joins[i] != "and" and any(t.surface == "no" for t in out[i - 1])
                         and not any(t.surface in _AUXILIARIES for t in out[i - 1]))
         if object_only or continued_no:
             out[i] = [Token(NEG, "(not)", False)] + conjunct
@@ -284,7 +287,9 @@ def lexically_negative(clause: list[Token]) -> bool:
 # How far (in words) a negation reaches forward to an antonym word it flips ("is not enabled",
 # "do not automatically enable").
 REACH = 3
-_ARTICLES = frozenset({"a", "an", "the"})
+_ARTICLES = frozenset({"a", "an", "the", "any"})
+_COPULAS = frozenset("is are was were be been being".split())
+_PREPOSITIONS = frozenset("in on at of for with to from by into onto".split())
 
 
 def reaching(toks: list[Token], end: int) -> int:
@@ -301,8 +306,15 @@ def reaching(toks: list[Token], end: int) -> int:
         follows = toks[k + 1] if k + 1 < len(toks) else None
         if t.surface == "no" and follows is not None and (follows.content or follows.axis):
             continue
-        if any(u.surface in _ARTICLES for u in toks[k + 1:end]):
-            continue  # "does not have an open PR": the word describes the object of what is negated
+        between = toks[k + 1:end]
+        article = next((j for j, u in enumerate(between) if u.surface in _ARTICLES), None)
+        denied = (k and toks[k - 1].surface in _COPULAS and (k < 2 or toks[k - 2].surface != "there")
+                  and article is not None and not any(u.surface in _PREPOSITIONS for u in between[:article]))
+        if article is not None and not denied:
+            # "does not have an open PR", "does not contain any STRICT tables": the word describes the object of
+            # what is negated; right after "is" it is what is denied ("is not already the top context"), unless
+            # "there is not an open issue" says that none exists ("are not in the local project" places a thing).
+            continue
         count += 1
     return count
 
