@@ -203,3 +203,15 @@ def test_and_after_a_clause_with_no_opens_a_clause_of_its_own() -> None:
                        "rolled back. The rollback will not occur and the database will be left in an inconsistent "
                        "state.")
     assert verify_answer("So no rollback happens and the database is left inconsistent [1].", [source]).faithful
+
+
+def test_a_negative_prefix_in_a_list_lead_in_negates_none_of_its_items() -> None:
+    # SQLite's STRICT tables: "Everything else about a STRICT table works the same as it does in an ordinary
+    # non-strict table:" then the list of what works the same.
+    source = Source(1, "Everything else about a STRICT table works the same as it does in an ordinary non-strict "
+                       "table:\n- CHECK constraints work the same.\n- The on-disk format for the table data is the "
+                       "same.")
+    assert verify_answer("The on-disk format for the table data is the same too [1].", [source]).faithful
+    # A lead-in's own negation still reaches its items.
+    never = Source(1, "These must never appear in logs:\n- passwords\n- session tokens")
+    assert not verify_answer("Passwords may appear in logs [1].", [never]).faithful

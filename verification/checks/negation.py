@@ -165,8 +165,9 @@ def _tokens(text: str) -> tuple[Token, ...]:
 
 
 def cue_words(text: str) -> list[str]:
-    """The negation words of a text (a list lead-in passes them on to its items)."""
-    return [t.surface for t in tokens(text) if t.key == NEG]
+    """The negation words of a text (a list lead-in passes them on to its items); a negative-prefixed word
+    negates itself only ("works as it does in an ordinary non-strict table:" negates none of its items)."""
+    return [t.surface for t in tokens(text) if t.key == NEG and t.surface in NEGATION_CUES]
 
 
 
