@@ -62,6 +62,11 @@ FILLER_LEXEMES = frozenset({
     # When the asker's trouble happened ("lost my laptop this morning", "since yesterday"): the passages
     # give rules and dates, never the asker's day.
     "morn", "yesterday", "today", "tonight", "tomorrow",
+    # Chat words and apologies ("sorry if dumb but im tired of typing", "lol", "idk", "whats", "cant find it
+    # anywhere", "is that still a thing anymore"): how the asker talks, never what the passages must hold.
+    "sorri", "dumb", "im", "tire", "lol", "heck", "cant", "dont", "doesnt", "isnt", "wont", "didnt", "anywher",
+    "smth", "ppl", "pls", "plz", "btw", "idk", "gonna", "wanna", "kinda", "u", "ur", "ya", "yep", "nope", "hmm",
+    "ugh", "oop", "thx", "tbh", "omg", "curious", "anymor", "alreadi", "what", "how",
 })
 
 

@@ -62,6 +62,9 @@ def test_light_verbs_and_chat_words_are_not_what_a_question_asks_about():
     assert {"click", "show", "default", "help", "output"} <= set(lexemes)
     # When the asker's trouble happened is not what the passages must say.
     assert set(query_lexemes("lost my laptop this morning, or was it yesterday?")) == {"lost", "laptop"}
+    # Apologies and chat words say how the asker talks, not what the passages must hold.
+    assert set(query_lexemes("sorry if dumb but im tired lol, cant find the threshold tool anywhere, whats up")) == {
+        "find", "threshold", "tool"}
 
 
 def test_chat_shorthand_is_read_as_the_words_it_stands_for():
