@@ -215,3 +215,13 @@ def test_a_negative_prefix_in_a_list_lead_in_negates_none_of_its_items() -> None
     # A lead-in's own negation still reaches its items.
     never = Source(1, "These must never appear in logs:\n- passwords\n- session tokens")
     assert not verify_answer("Passwords may appear in logs [1].", [never]).faithful
+
+
+def test_only_the_last_clause_of_a_list_lead_in_reaches_its_items() -> None:
+    # Flask's "Notes On Proxies": the lead-in's first clause says "you don't have to care", its last one
+    # introduces the list, and the item says "cannot" on its own.
+    source = Source(1, "Most of the time you don't have to care about that, but there are some exceptions where it "
+                       "is good to know that this object is actually a proxy:\n- The proxy objects cannot fake "
+                       "their type as the actual object types.")
+    assert verify_answer("A proxy can't fake its type as the actual object type [1].", [source]).faithful
+    assert not verify_answer("A proxy can fake its type as the actual object type [1].", [source]).faithful

@@ -165,9 +165,12 @@ def _tokens(text: str) -> tuple[Token, ...]:
 
 
 def cue_words(text: str) -> list[str]:
-    """The negation words of a text (a list lead-in passes them on to its items); a negative-prefixed word
-    negates itself only ("works as it does in an ordinary non-strict table:" negates none of its items)."""
-    return [t.surface for t in tokens(text) if t.key == NEG and t.surface in NEGATION_CUES]
+    """The negation words of a list lead-in's last clause, which it passes on to its items ("These must never
+    appear in logs:"); a clause before it ("you don't have to care, but there are exceptions:") and a
+    negative-prefixed word ("as in an ordinary non-strict table:") negate none of them."""
+    toks = tokens(text)
+    last = max((i for i, t in enumerate(toks[:-1]) if t.key == BOUNDARY), default=-1)
+    return [t.surface for t in toks[last + 1:] if t.key == NEG and t.surface in NEGATION_CUES]
 
 
 
