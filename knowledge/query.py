@@ -158,10 +158,18 @@ def answer_type_lexemes(asks_for: list[str]) -> frozenset[str]:
     return frozenset({"number"}) if "number" in asks_for else frozenset()
 
 
+# A question that opens (after a greeting) with an auxiliary asks yes or no.
+_YES_NO = re.compile(r"^\W*(?:(?:hey|hi|hello|yo|ok|okay|so|quick q(?:uestion)?)\b\W*)*"
+                     r"(?:does|do|did|is|are|can|will|would|should|could)\b", re.I)
+_DEFAULT_WORD = re.compile(r"\bdefaults?\b", re.I)
+
+
 def asked_fact_kinds(text: str) -> list[str]:
     """Which kinds of fact (number, date, who, where, version) the question asks for; "count:<noun>" when it
     asks how many of a named thing ("count:database|pages": either word counted)."""
     kinds = [kind for kind, pattern in _ASKS if pattern.search(text)]
+    if "default" in kinds and _YES_NO.match(text) and not _DEFAULT_WORD.search(text):
+        kinds.remove("default")  # "does requests decode brotli out of the box?" asks whether, not which value
     if "date" in kinds and _SCENE_WHEN.search(text) and not _ASKS_DATE.search(_SCENE_WHEN.sub("", text)):
         kinds.remove("date")
     if _ASKS_VERSION.search(text):

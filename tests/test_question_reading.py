@@ -54,6 +54,10 @@ def test_a_measure_asks_for_a_number_and_an_exception_or_an_image_for_a_name() -
     assert "number" in asked_fact_kinds("What's the max number of connections per host?")
     # The counted thing is the head of its noun phrase.
     assert "count:log|files" in asked_fact_kinds("How many npm debug log files are kept before old ones go?")
+    # "Out of the box" in a yes/no question asks whether a thing is built in, not which value is the default.
+    assert "default" not in asked_fact_kinds("hi! does requests decode brotli responses out of the box??")
+    assert "default" in asked_fact_kinds("What's the airbrush rate set to out of the box?")
+    assert "default" in asked_fact_kinds("Is the default port 5000?")
 
 
 
