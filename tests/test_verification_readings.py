@@ -288,6 +288,19 @@ READINGS = {
         "The pen leaves no mark while the pointer stands still.",
         "The pen does not leave a mark as it is not moving [1].", ("does not leave", "leaves")),
     # "on the queue" is a preposition before its noun phrase, not the pole of "keeps the queue off".
+    # Sphinx's autodoc events: an antonym is flipped by the negations of its own clause only.
+    "an antonym is flipped only by the negations of its own clause": (
+        "signature – function signature, as a string, or None if introspection didn’t succeed and signature "
+        "wasn’t specified in the directive.",
+        "signature is None when introspection failed and no signature was given in the directive [1].",
+        ("failed", "succeeded")),
+    # Flask's "Notes On Proxies": the lead-in's first clause says "you don't have to care"; only its last clause,
+    # which introduces the list, reaches the items, and the item says "cannot" on its own.
+    "only the last clause of a list lead-in reaches its items": (
+        "Most of the time you don't have to care about that, but there are some exceptions where it is good to know "
+        "that this object is actually a proxy:\n- The proxy objects cannot fake their type as the actual object "
+        "types.",
+        "A proxy can't fake its type as the actual object type [1].", ("can't", "can")),
     "on before a noun phrase is a preposition": (
         "The scheduler keeps the queue off until startup finishes; then it runs the jobs in the queue.",
         "Once startup finishes, the scheduler runs the jobs on the queue [1].", ("runs the jobs", "never runs the jobs")),

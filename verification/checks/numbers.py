@@ -30,9 +30,10 @@ _MONTH_STEMS = frozenset(stem(m) for m in _MONTHS) | frozenset(stem(m[:3]) for m
 _UNIT_SKIP = frozenset("""business working calendar consecutive full paid unpaid additional extra more
     total of the a an whole entire fully further straight rolling""".split())
 
-_ANAPHORIC = re.compile(r"\b(?:(?:the|these|those|its|their)(?:\s+(?:latter|former|other|remaining|first|last))?|both)\s+$",
-                        re.IGNORECASE)
-_SUBSET = re.compile(r"\b(?:latter|former|other|remaining|first|last)\s+$", re.IGNORECASE)
+# "the other two", "the latter two": a count of part of what was named.
+_PART = r"(?:latter|former|other|remaining|first|last)"
+_ANAPHORIC = re.compile(rf"\b(?:(?:the|these|those|its|their)(?:\s+{_PART})?|both)\s+$", re.IGNORECASE)
+_SUBSET = re.compile(rf"\b{_PART}\s+$", re.IGNORECASE)
 _NUM = r"\d{1,3}(?:,\d{3})+(?:\.\d+)?|\d+(?:\.\d+)?"
 _WORDNUM = "|".join(sorted(_WORD_NUMBERS, key=len, reverse=True))
 _WORD_COUNT = re.compile(rf"\b({_WORDNUM})(?:[- ](one|two|three|four|five|six|seven|eight|nine))?\b", re.I)
@@ -293,7 +294,7 @@ def check_numbers(claim_text: str, passage_text: str, counted: frozenset[int] = 
     return NumberCheck("missing", f"{', '.join(repr(n) for n in names)} not in cited source", names)
 
 
-_ARTICLE_NOUN = re.compile(r"\b(?:a|an|a single|single)\s+(?:[a-z]+\s+)?([a-z]+)", re.I)
+_ARTICLE_NOUN = re.compile(r"\b(?:an?|single)\s+(?:[a-z]+\s+)?([a-z]+)", re.I)  # "a (single) character"
 
 
 def _one_by_article(cm: NumberMention, passage_text: str) -> bool:

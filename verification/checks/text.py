@@ -6,7 +6,7 @@ from __future__ import annotations
 import re
 from functools import lru_cache
 
-from textcore.words import STOPWORDS, WORD_NUMBERS, words, zipf
+from textcore.words import STOPWORDS, WORD_NUMBERS, singular, words
 
 # Verbs and fillers that paraphrases add or drop freely; they count half and are never "novel".
 GENERIC = frozenset(
@@ -64,7 +64,7 @@ def stem(word: str) -> str:
     if w.endswith("'s"):
         w = w[:-2]
     w = _SYNONYMS.get(w, w)
-    if w.endswith("ses") and len(w) >= 7 and zipf(w[:-2]) > zipf(w[:-1]):
+    if w.endswith("ses") and len(w) >= 7 and singular(w) == w[:-2]:
         w = w[:-2]  # "aliases" is read as "alias" is, "releases" as "release"
     # British -ise spellings fold into -ize ("customised" == "customized").
     w = re.sub(r"(?<=\w{3})is(e|es|ed|ing)$", r"iz\1", w)
