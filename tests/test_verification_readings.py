@@ -32,6 +32,10 @@ def test_a_count_the_answer_backs_with_its_own_list_needs_no_source() -> None:
     assert enumeration_counts(["It takes three modes: plain, the default; rich, with colour; and raw [1]."]) == [
         frozenset({3})]
     assert 4 in enumeration_counts(["One of four values: lazy (the default), eager, strict or off [1]."])[0]
+    # "and" ends a series; it does not open one of its items: a clause joined by ", and" and an "or" pair
+    # inside it are no series of three.
+    assert enumeration_counts(["It lands in the working directory, and -o or --out-dir picks another [1]."]) == [
+        frozenset()]
     policy = Source(1, "Badges are issued by Security. Lost badges are replaced by Facilities or by Security.")
     assert verify_answer("Two teams replace lost badges: Facilities and Security [1].", [policy]).faithful
     assert not verify_answer("Three teams replace lost badges: Facilities and Security [1].", [policy]).faithful

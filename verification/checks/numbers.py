@@ -337,7 +337,8 @@ def enumeration_breaks(raws: list[str], passages: list[str]) -> dict[int, str]:
 
 
 # "A, B and C" / "A, B, or C": items of up to four words joined by commas and a last "and"/"or".
-_ITEM = r"[^\s,;:()]+(?: [^\s,;:()]+){0,3}"
+_WORD = r"(?!(?:and|or)\b)[^\s,;:()]+"  # a series' conjunction joins items; it is in none of them
+_ITEM = rf"{_WORD}(?: {_WORD}){{0,3}}"
 # Two items joined by "and" are too common to count as an enumeration; a series has a comma.
 _SERIES = re.compile(rf"{_ITEM}(?:, {_ITEM})+,? (?:and|or) {_ITEM}")
 
