@@ -212,3 +212,21 @@ def test_markup_inside_a_name_or_an_expression_is_not_bold(case: str) -> None:
     assert kept in extract_claims(answer)[0].text
     assert verify_answer(answer, [Source(1, passage)]).faithful
     assert [c.text for c in extract_claims(bold)] == [plain]
+
+
+def test_a_count_of_the_items_listed_after_a_colon_is_the_answers_own() -> None:
+    # Sphinx's deployment page numbers the steps of its CI job; an answer counts them and lists them after a
+    # colon, items of any length set apart by commas.
+    steps = Source(1, "This contains a GitLab CI workflow with one job of several steps:\n1. Install the necessary "
+                      "dependencies.\n2. Build the HTML documentation using Sphinx.\n3. Move the output to a known "
+                      "artifacts location.")
+    said = ("The job has {} steps: installing the dependencies, building the HTML documentation with Sphinx, and "
+            "moving the output to a known artifacts location [1].")
+    assert verify_answer(said.format("three"), [steps]).faithful
+    assert not verify_answer(said.format("four"), [steps]).faithful
+    # "All three" points back at what was named, as "the three" does.
+    report = verify_answer("The options are pagewidth, documentwidth and sidebarwidth [1]. All three take a CSS "
+                           "length [1].", [Source(1, "pagewidth (CSS length): width of the page. documentwidth (CSS "
+                                                     "length): width of the document. sidebarwidth (CSS length): "
+                                                     "width of the sidebar.")])
+    assert report.claims[1].checks["numbers"].startswith("n/a")

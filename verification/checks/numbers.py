@@ -32,7 +32,7 @@ _UNIT_SKIP = frozenset("""business working calendar consecutive full paid unpaid
 
 # "the other two", "the latter two": a count of part of what was named.
 _PART = r"(?:latter|former|other|remaining|first|last)"
-_ANAPHORIC = re.compile(rf"\b(?:(?:the|these|those|its|their)(?:\s+{_PART})?|both)\s+$", re.IGNORECASE)
+_ANAPHORIC = re.compile(rf"\b(?:(?:the|these|those|its|their)(?:\s+{_PART})?|both|all)\s+$", re.IGNORECASE)
 _SUBSET = re.compile(rf"\b{_PART}\s+$", re.IGNORECASE)
 _NUM = r"\d{1,3}(?:,\d{3})+(?:\.\d+)?|\d+(?:\.\d+)?"
 _WORDNUM = "|".join(sorted(_WORD_NUMBERS, key=len, reverse=True))
@@ -348,13 +348,21 @@ _ASIDE = re.compile(r"\s*\([^()]*\)")
 
 def _listed_after_colon(text: str) -> int:
     """How many items a colon introduces: two joined by "and"/"or" ("only two are handled: A and B"), or
-    items set apart by semicolons ("three options: human, the default; json; and short"); 0 when none."""
+    items set apart by semicolons ("three options: human, the default; json; and short"), or three or more set
+    apart by commas, the last joined by "and"/"or"; 0 when none."""
     _, colon, rest = text.partition(": ")
     if not colon:
         return 0
     rest = rest.rstrip(" .")
     parts = [p for p in re.split(r";\s+(?:(?:and|or)\s+)?", rest) if p.strip()]
     if len(parts) >= 2:
+        return len(parts)
+    # Items of any length set apart by commas, the last joined by "and"/"or" ("four steps: create a virtualenv,
+    # upgrade pip, and install the hooks").
+    parts = [p for p in re.split(r",\s+(?:(?:and|or)\s+)?", rest) if p.strip()]
+    if len(parts) >= 2 and not re.search(r",\s+(?:and|or)\s+", rest):
+        parts[-1:] = re.split(r"\s+(?:and|or)\s+(?!.*\s(?:and|or)\s)", parts[-1])
+    if len(parts) >= 3 and re.search(r"(?:^|[\s,])(?:and|or)\s", rest):
         return len(parts)
     return 2 if re.fullmatch(rf"{_ITEM} (?:and|or) {_ITEM}", rest) else 0
 
