@@ -235,7 +235,7 @@ def main() -> int:
         passages = ranked_passages(candidates, stats)
         scored = extractive.score_candidates(candidates.lexemes, passages, stats, query.asks_for, query.identifiers,
                                              embed=ctx.providers.embedder.embed, query_vector=vector)
-        scored = extractive.about_identifiers(scored, query.strict_identifiers)
+        scored = extractive.about_identifiers(scored, query.strict_identifiers, stats)
         _, chosen = composing.compose(scored, query.asks_for)
         best = max((c.score for c in scored), default=0.0)
         features, _, _ = evidence_mod.features_for(query, candidates.lexemes, passages, stats, chosen, best)

@@ -25,6 +25,18 @@ def test_removing_a_marker_keeps_the_space_before_a_word_that_starts_with_a_dot(
     assert clean_text("Files ending in .xhtml [1][9]. Next [9].", {9}, []) == "Files ending in .xhtml [1]. Next."
 
 
+def test_bracketed_numbers_of_source_prose_are_no_markers_and_code_is_left_as_it_is() -> None:
+    from textcore.markers import as_literal, parse_markers
+
+    prose = "Keep d in the range [6, 8], or see note [3]."
+    quoted = as_literal(prose)
+    assert parse_markers(quoted + " [1]") == [1]
+    assert renumber(quoted + " [2].", {2: 1}) == quoted + " [1]."
+    assert quoted.replace("\u2060", "") == prose  # it reads the same
+    code = "\n\n    sizes = [1, 2]\n    first = sizes[0]\n\nThe item items[0] comes first."
+    assert as_literal(prose + code) == quoted + code  # code copied from an answer still runs
+
+
 _candidates = text_candidates
 
 

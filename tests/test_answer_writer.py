@@ -145,3 +145,25 @@ def test_a_code_block_no_sentence_introduces_is_led_by_the_label_over_it() -> No
                         lambda c: 0.9 if c.unit.kind == "code" else 0.1)
     answer, _ = compose(candidates, [])
     assert answer.startswith("Synopsis [1]:\n```\ntool adduser\n\nalias: add-user\n```"), answer
+
+
+def test_of_several_named_identifiers_the_rarest_one_says_what_the_question_is_about() -> None:
+    from knowledge.answering.extractive import about_identifiers
+    from knowledge.lexicon import TermStats
+
+    # "Which function do I define in conf.py to use sphinx.ext.linkcode?": every set-up section names conf.py,
+    # only the extension's own text names sphinx.ext.linkcode.
+    text = ("Open conf.py in the source directory.\n\n"
+            "Add the extension to the extensions list in conf.py.\n\n"
+            "The sphinx.ext.linkcode extension calls a linkcode_resolve function.\n\n"
+            "It returns the URL of the source code.")
+    candidates = [c for c in _candidates(text) if c.unit.kind != "window"]
+    for candidate in candidates:
+        candidate.features = {"identifier_match": 1.0 if "conf.py" in candidate.text or "linkcode" in candidate.text
+                              else 0.0}
+    stats = TermStats(total=5000, avg_length=80.0, df={"conf.py": 900, "sphinx.ext.linkcode": 3})
+    asked = ["conf.py", "sphinx.ext.linkcode"]
+    kept = {c.text.split()[0] for c in about_identifiers(candidates, asked, stats)}
+    assert kept == {"The", "It"}, kept
+    # Without document frequencies every unit naming either one may answer.
+    assert {c.text.split()[0] for c in about_identifiers(candidates, asked)} == {"Open", "Add", "The", "It"}

@@ -353,3 +353,21 @@ def test_a_passage_that_ends_on_a_lead_in_gets_the_code_the_next_chunk_opens_wit
     assert "The release job" not in passage.text  # only what the lead-in introduces
     (other,) = build_passages(load_hits([chunks[0].pk]))
     assert other.text == chunks[0].text  # a passage that ends on a full stop stays as it is
+
+
+def test_bracketed_numbers_of_a_source_stay_in_the_answer_as_text(corpus_db):
+    """A range written in brackets ("[50, 2000]") looks like a citation marker; quoted in an answer it was
+    renumbered with the markers and became "[1]"."""
+    from textcore.markers import parse_markers
+
+    collection = make_collection("Sync tool", is_public=True)
+    document, _ = register_upload(collection, "sync.md", (
+        b"# Sync tool\n\n## Retry delay\n\n"
+        b"The sync tool waits between two attempts to reach the server. "
+        b"The retry delay is given in milliseconds and must be in the range [50, 2000].\n"))
+    ingest_document(document.pk)
+    result = ask("What range must the sync tool's retry delay be in?", collection_ids=[collection.pk])
+    assert not result.refused, result.answer
+    assert "50, 2000]" in result.answer, result.answer
+    assert parse_markers(result.answer) == [1], result.answer
+    assert result.verification["final_faithful"], result.verification

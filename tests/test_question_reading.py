@@ -18,6 +18,21 @@ def test_an_abbreviation_and_its_glossary_expansion_are_one_term_for_refusal() -
         ["ci", "audit"]
 
 
+def test_a_hyphened_word_is_one_term_for_refusal() -> None:
+    from knowledge.answering.evidence import _without_compounds
+
+    # PostgreSQL reads "single-module" whole and in parts.
+    words = {"turn": ["turn"], "single-modul": ["single-module"], "singl": ["single"], "modul": ["module"],
+             "app": ["app"]}
+    terms = list(words)
+    # The passages write "single module": the whole word is not missing.
+    assert _without_compounds(["turn", "single-modul"], terms, words) == ["turn"]
+    # They write "module" only: it is missing once, whole.
+    assert _without_compounds(["turn", "single-modul", "singl"], terms, words) == ["turn", "single-modul"]
+    # An option's leading hyphen makes no parts.
+    assert _without_compounds(["-2018"], ["-2018", "2018"], {"-2018": ["-2018"], "2018": ["2018"]}) == ["-2018"]
+
+
 def test_a_version_or_a_count_of_a_named_thing_is_the_asked_fact() -> None:
     from knowledge.answering.evidence import holds_asked_kind
     from knowledge.query import asked_fact_kinds

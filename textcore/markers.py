@@ -4,7 +4,10 @@ from __future__ import annotations
 
 import re
 
-__all__ = ["MARKER_RE", "MARKER_RUN_RE", "parse_markers", "strip_markers", "renumber", "marker_numbers"]
+from textcore.sentences import is_code_block, paragraphs
+
+__all__ = ["MARKER_RE", "MARKER_RUN_RE", "parse_markers", "strip_markers", "renumber", "marker_numbers",
+           "as_literal"]
 
 # "[link removed]" and other bracketed words are not markers, nor is an index glued into code on both sides
 # ("contributors[0].email", "a[2]b"): a citation is never followed by more of the same name.
@@ -59,3 +62,22 @@ def renumber(text: str, mapping: dict[int, int], *, drop_unmapped: bool = True) 
         return match.group("space") + "".join(f"[{n}]" for n in numbers) if numbers else ""
 
     return SPACED_MARKER_RE.sub(rewrite, text)
+
+
+# U+2060 WORD JOINER: invisible, and no digit follows the bracket any more, so no marker pattern matches.
+_JOINER = "\u2060"
+# Only a group that stands apart as a word does ("in the range [50, 2000].", a footnote "[3]"); an index glued
+# to code ("items[0]") and code blocks are left as they are, so code copied from an answer still runs.
+_LITERAL = re.compile(r"(?:(?<=\s)|^)\[(?=\d+(?:\s*[,;\-–]\s*\d+)*\](?:[\s.,;:!?)]|$))")
+
+
+def as_literal(text: str) -> str:
+    """Source prose whose bracketed numbers can never be read as citation markers once it is quoted in an
+    answer (they would be renumbered or dropped with the markers). The text reads the same."""
+    out, pos = [], 0
+    for start, end in paragraphs(text):
+        block = text[start:end]
+        out += [text[pos:start], block if is_code_block(block) else _LITERAL.sub("[" + _JOINER, block)]
+        pos = end
+    out.append(text[pos:])
+    return "".join(out)

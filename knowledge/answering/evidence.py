@@ -112,6 +112,20 @@ def _without_answered_alternatives(missing: list[str], present: set[str], words:
     return [t for t in missing if t not in drop]
 
 
+def _without_compounds(missing: list[str], terms: list[str], words: dict[str, list[str]]) -> list[str]:
+    """A hyphened word is read whole and in parts ("single-module": single-modul, singl, modul): one word,
+    missing once. Found in parts (the passage may write "single module") it is not missing; missing, it is
+    listed whole and its parts are not listed again."""
+    drop: set[str] = set()
+    for t in missing:
+        pieces = {p.lower() for w in words.get(t, []) if "-" in w.strip("-") for p in w.split("-") if p}
+        parts = {u for u in terms if u != t and any(w.lower() in pieces for w in words.get(u, []))}
+        if not parts:
+            continue
+        drop |= {t} if not parts & set(missing) else parts
+    return [t for t in missing if t not in drop]
+
+
 def features_for(query: QueryAnalysis, lexemes: list[str], passages: list[SourcePassage], stats: TermStats,
                  chosen: list, best_unit: float) -> tuple[dict[str, float], list[str], list[str]]:
     """Evidence features (0..1 or small counts), plus the missing terms and identifiers."""
@@ -125,6 +139,7 @@ def features_for(query: QueryAnalysis, lexemes: list[str], passages: list[Source
     words = lexeme_words(query.expanded)
     missing = _without_answered_alternatives([t for t in terms if t not in present], present, words,
                                              query.expansions)
+    missing = _without_compounds(missing, terms, words)
     # Everyday words a casual question adds ("stuff", "blows up") say little; a missing rare or technical
     # word ("timeout", "pivot") usually is the fact the passages lack.
     spec = {t: max((specificity(w) for w in words.get(t, [t])), default=1.0) for t in terms}

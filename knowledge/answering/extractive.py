@@ -185,16 +185,29 @@ def rescore_densely(candidates: list[Candidate], embed, query_vector) -> None:
 _INTRODUCED_FROM = 2
 
 
-def about_identifiers(scored: list, strict_ids: list[str]) -> list:
+def _names(candidate: Candidate, identifier: str) -> bool:
+    """The unit or its section heading names the identifier (lower-cased)."""
+    heading = candidate.passage.first.heading_text.lower() if candidate.passage.hits else ""
+    return identifier in candidate.text.lower() or identifier in heading
+
+
+def about_identifiers(scored: list, strict_ids: list[str], stats: TermStats | None = None) -> list:
     """When the question names a code or an option (E4012, --soft), only units about it may answer: the
     text of its own section, a unit naming it, or the units that read on from such a unit in the same passage
     (the example or the consequence that follows the sentence naming it), never an overview that merely ranks
-    higher."""
+    higher. Of several identifiers ("define what in conf.py to use sphinx.ext.linkcode?") the rarest one the
+    units name is what the question is about: a file every section names ("conf.py") is only where."""
     if not strict_ids:
         return scored
     naming = [c for c in scored if c.features.get("identifier_match")]
     if not naming:
         return scored
+    if stats is not None and len(strict_ids) > 1:
+        for identifier in sorted((i.lower() for i in strict_ids), key=lambda i: -stats.idf(i)):
+            rarest = [c for c in naming if _names(c, identifier)]
+            if rarest:
+                naming = rarest
+                break
     # The answer may read on past the first unit naming it to the end of its passage: the lead-in after it and
     # what that introduces ("... disable the standalone mode. So you can do something like this: <code>"), and
     # what the passage goes on to say of it without naming it again ("The debugger may be started by multiple
@@ -207,7 +220,8 @@ def about_identifiers(scored: list, strict_ids: list[str]) -> list:
         named_from[c.passage.n] = min(named_from.get(c.passage.n, at), at)
     # A code block naming it comes with the sentence that introduces it ("Use app_context() in a with block.").
     intros = {id(i) for c in naming if c.unit.kind == "code" for i in [introduction(c, scored)] if i is not None}
-    return [c for c in scored if c.features.get("identifier_match") or id(c) in intros
+    kept = {id(c) for c in naming} | intros
+    return [c for c in scored if id(c) in kept
             or (c.passage.n in named_from and min(unit_positions(c)) > named_from[c.passage.n])]
 
 

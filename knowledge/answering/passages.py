@@ -6,6 +6,7 @@ from dataclasses import dataclass, field
 from django.conf import settings
 
 from knowledge.retrieval import Hit, chunk_texts_at
+from textcore.markers import as_literal
 from textcore.sentences import LIST_ITEM, is_code_block, paragraphs
 
 
@@ -61,7 +62,8 @@ def build_passages(hits: list[Hit], *, limit: int = 5) -> list[SourcePassage]:
             continue
         passages.append(SourcePassage(n=len(passages) + 1, hits=[hit], score=hit.score))
     for passage in passages:
-        passage.text = "\n\n".join(h.text for h in passage.hits)  # chunks end at paragraph boundaries
+        # Chunks end at paragraph boundaries. Bracketed numbers of the source stay text in the answer.
+        passage.text = as_literal("\n\n".join(h.text for h in passage.hits))
     _finish_lead_ins(passages)
     return passages
 
@@ -101,4 +103,4 @@ def _finish_lead_ins(passages: list[SourcePassage]) -> None:
     for passage in passages:
         block = _what_it_introduces(following.get(open_ended.get(passage.n), "")) if passage.n in open_ended else ""
         if block:
-            passage.text = f"{passage.text}\n\n{block}"
+            passage.text = f"{passage.text}\n\n{as_literal(block)}"

@@ -178,7 +178,7 @@ def gather(query, vector, collection_ids: list[int], providers: AnsweringProvide
     passages = build_passages(hits[:8], limit=5)
     scored = extractive.score_candidates(candidates.lexemes, passages, stats, query.asks_for, query.identifiers,
                                          embed=cached_embed(providers.embedder), query_vector=vector)
-    scored = extractive.about_identifiers(scored, query.strict_identifiers)
+    scored = extractive.about_identifiers(scored, query.strict_identifiers, stats)
     draft, chosen = composing.compose(scored, query.asks_for)
     conflict = disagreement.find(chosen, scored, newer)
     if conflict is not None and conflict.other not in chosen:
