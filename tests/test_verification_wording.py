@@ -230,3 +230,19 @@ def test_a_count_of_the_items_listed_after_a_colon_is_the_answers_own() -> None:
                                                      "length): width of the document. sidebarwidth (CSS length): "
                                                      "width of the sidebar.")])
     assert report.claims[1].checks["numbers"].startswith("n/a")
+
+
+def test_a_file_path_is_an_identifier_copied_exactly() -> None:
+    from textcore.identifiers import identifiers
+
+    # npm's configuration files: the per-user file and the global one differ by the folder they start from.
+    source = Source(1, "Per-user config file\n$HOME/.npmrc (or the userconfig param, if set in the environment or on "
+                       "the command line)\n\nGlobal config file\n$PREFIX/etc/npmrc (or the globalconfig param, if set "
+                       "above)")
+    assert verify_answer("The per-user file is $HOME/.npmrc, or the userconfig param if set [1].", [source]).faithful
+    assert not verify_answer("The per-user file is $PREFIX/.npmrc, or the userconfig param if set [1].",
+                             [source]).faithful
+    paths = [i.text for i in identifiers("Edit ~/.config/app.toml, /etc/foo.conf or docs/conf.py (see ./build). "
+                                         "and/or TCP/IP 1/2 -o/--out-dir git+ssh://git@host/npm/cli#v6.0.0 "
+                                         "https://example.org/a/b.html") if i.kind == "path"]
+    assert paths == ["~/.config/app.toml", "/etc/foo.conf", "docs/conf.py", "./build"]

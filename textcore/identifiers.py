@@ -6,7 +6,8 @@ One extractor for indexing, retrieval, the answer checker and reuse of stored an
   mkdocs.yml, os.path.join()), upper-case codes with hyphens (IT-HELP, EXP-204);
 - option: command-line options (-v, --hard, --save-exact);
 - acronym: upper-case words of 2–10 letters (WAL, PRAGMA, DEBUG);
-- quote / backtick: quoted strings (checker only); url, email, channel (#ops).
+- quote / backtick: quoted strings (checker only); path (/etc/npmrc, src/lib.rs; checker only); url, email,
+  channel (#ops).
 Versions (v2.3, 3.11) and quantities (5pm, 16GB, 3rd) are numbers, not identifiers.
 """
 
@@ -23,6 +24,12 @@ __all__ = ["Identifier", "identifiers", "names", "code_terms", "code_spans", "UR
 
 URL_RE = re.compile(r"(?:https?://|www\.)[^\s<>()\[\]\"'|`]+", re.I)
 EMAIL_RE = re.compile(r"\b[\w.+-]+@[\w-]+(?:\.[\w-]+)+\b")
+# A file path: a token with a slash that starts at a root, a home, a variable or the current folder
+# ("/etc/npmrc", "~/.config", "$PREFIX/etc/npmrc", "./build") or ends in a file name with an extension
+# ("src/lib.rs", "requirements/dev.txt"). "and/or", "TCP/IP", "1/2" and "-o/--out-dir" are none.
+_PATH_TOKEN = re.compile(r"(?<![^\s(\[{<\"'`])[^\s\"'`()<>\[\]{},;]*/[^\s\"'`()<>\[\]{},;]*")
+_PATH_START = re.compile(r"(?:\$\{?[A-Za-z_]\w*\}?|~|\.{1,2})?/[\w.@+$-]")
+_PATH_FILE = re.compile(r"[\w.@+-]+/(?:[\w.@+-]+/)*[\w@+-]+\.[A-Za-z][A-Za-z0-9]{0,7}")
 _CHANNEL_RE = re.compile(r"(?<![\w&])#[a-z0-9][a-z0-9_-]*[a-z0-9]", re.I)
 _OPTION_RE = re.compile(r"(?<![\w\-/])--?[A-Za-z][A-Za-z0-9_]*(?:-[A-Za-z0-9_]+)*")
 _TOKEN_RE = re.compile(r"(?<![\w/#@\-.])[A-Za-z0-9_][A-Za-z0-9_]*(?:[.\-][A-Za-z0-9_]+)*(?:\(\))?(?![\w-])")
@@ -142,6 +149,10 @@ def _identifiers(text: str, quotes: bool) -> tuple[Identifier, ...]:
             found.append((m.start(), Identifier(token, "code", not pascal)))
         elif token.isalpha() and token.isupper() and 2 <= len(token) <= 10 and token not in _STOP_CAPS:
             found.append((m.start(), Identifier(token, "acronym", True)))
+    for m in _PATH_TOKEN.finditer(text):
+        token = m.group(0).rstrip(".:!?")
+        if "://" not in token and (_PATH_START.match(token) or _PATH_FILE.fullmatch(token)):
+            found.append((m.start(), Identifier(token, "path", True)))
     for m in _CHANNEL_RE.finditer(masked):
         found.append((m.start(), Identifier(m.group(0), "channel", False)))
     for m in URL_RE.finditer(text):
