@@ -63,6 +63,25 @@ def test_a_list_is_no_definition_of_its_first_items_term() -> None:
                      "Python 2.6: Celery series 3.1 or earlier.", "Python 2.4 was Celery series 2.2 or earlier."]
 
 
+def test_a_paragraph_that_stops_before_a_list_is_its_lead_in() -> None:
+    # Celery's introduction: "Celery version 5.2 runs on" and the list of Pythons under it; alone it became the
+    # answer "Celery version 5.2 runs on [1]."
+    text = ("Celery version 5.2 runs on\n\n- Python 3.7, 3.8, 3.9, 3.10\n- PyPy3.7, 3.8\n\n"
+            "Celery 5.2.x requires Python 3.7 or newer.")
+    units = units_of(text)
+    assert [(u.kind, u.text) for u in units[:2]] == [("lead", "Celery version 5.2 runs on:"),
+                                                     ("item", "Python 3.7, 3.8, 3.9, 3.10")]
+    answer, _ = compose(_scored_lead(text))
+    assert answer.startswith("Celery version 5.2 runs on [1]:") and "3.10" in answer, answer
+
+
+def _scored_lead(text: str) -> list[Candidate]:
+    candidates = text_candidates(text)
+    for candidate in candidates:
+        candidate.score = 1.0 if candidate.unit.kind == "lead" else 0.05
+    return candidates
+
+
 def test_a_file_name_or_a_stray_code_line_is_never_a_sentence_of_the_answer() -> None:
     # "6.0": a version note's number left alone on its line when a converter dropped "Changed in version".
     units = units_of("docs/source/conf.py\n\ninvoke(cli, args=['--help'])\n\n6.0\n\nThe default port is 8000.")

@@ -114,8 +114,13 @@ def units_of(text: str, heading: str = "") -> list[Unit]:
     units: list[Unit] = []
     opening = text.lstrip().split("\n", 1)[0]
     section = heading if heading and _is_field(opening) and len(heading.split()) <= TERM_MAX_WORDS else ""
-    for number, (start, end) in enumerate(paragraphs(text)):
+    spans_of = paragraphs(text)
+    for number, (start, end) in enumerate(spans_of):
         block = text[start:end]
+        # A paragraph that stops without its end stop right before a list ("Celery version 5.2 runs on" then
+        # "- Python 3.7, 3.8 …") is the list's lead-in, said without its colon.
+        then = text[spans_of[number + 1][0]:spans_of[number + 1][1]] if number + 1 < len(spans_of) else ""
+        open_lead = bool(LIST_ITEM.match(then.lstrip())) and not LIST_ITEM.match(block.strip())
         bare, over_fields = _section_heading(block)
         name_line = bare if over_fields else ""
         if bare:
@@ -158,6 +163,8 @@ def units_of(text: str, heading: str = "") -> list[Unit]:
                     not term or term == section or (item and item_term)):
                 shown = f"{section}: {shown}"  # a line of a section the chunk took in keeps that section's name
                 unit_term = unit_term if item and item_term else section
+            if open_lead and index == len(spans) - 1 and not re.search(r"[.!?:;,)\]]$", body):
+                body, shown = f"{body}:", f"{shown}:"
             kind = "lead" if body.endswith(":") else ("item" if item else "sentence")
             # "maxsockets: Default: 15" says whose default it is; "Default: None" alone (its "term" the field) does not.
             named = section or (unit_term if unit_term and not _FIELD_NAME.match(unit_term) else "")
