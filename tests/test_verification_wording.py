@@ -246,3 +246,14 @@ def test_a_file_path_is_an_identifier_copied_exactly() -> None:
                                          "and/or TCP/IP 1/2 -o/--out-dir git+ssh://git@host/npm/cli#v6.0.0 "
                                          "https://example.org/a/b.html") if i.kind == "path"]
     assert paths == ["~/.config/app.toml", "/etc/foo.conf", "docs/conf.py", "./build"]
+
+
+def test_a_spelled_count_of_what_a_source_lists_is_stated_by_the_list() -> None:
+    # SQLite's FTS5 page lists four more kinds of search and never says "four".
+    source = Source(1, "As well as searching for all rows that contain a term, FTS5 allows the user to search for "
+                       "rows that contain:\n- any terms that begin with a specified prefix,\n- \"phrases\",\n- sets of "
+                       "terms that appear within a specified proximity of each other, or\n- boolean combinations of "
+                       "any of the above.")
+    assert verify_answer("Besides single terms, FTS5 can search for four more kinds of things [1].", [source]).faithful
+    assert not verify_answer("Besides single terms, FTS5 can search for five more kinds of things [1].",
+                             [source]).faithful

@@ -14,7 +14,7 @@ from textcore.sentences import TERM_MAX_WORDS
 from .context import check_context
 from .identifiers import URL_RE, IdentifierCheck, check_identifiers
 from .names import check_names
-from .numbers import check_numbers
+from .numbers import check_numbers, listed_counts
 from .polarity import check_polarity
 from .rows import check_rows
 from .roles import check_roles
@@ -169,6 +169,8 @@ def assess(claim_text: str, passages: list[PassageIndex], th: Thresholds,
     sup = score_support(claim_text, passages, claim_vec, th.novel_specificity)
     evidence, src_n = sup.evidence or None, sup.source_n
 
+    # A spelled count of what a cited source lists ("four more kinds" of a list of four) is stated there.
+    counted = counted.union(*(listed_counts(p.source.text) for p in passages))
     nums = check_numbers(claim_text, joined, counted)
     if nums.status == "pass" and sup.evidence and sup.lexical >= th.lexical:
         # The number may occur elsewhere in the passage; the aligned stretch (the window of one to three

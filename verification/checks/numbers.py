@@ -379,6 +379,27 @@ def list_items_after(raws: list[str], i: int) -> int:
     return items
 
 
+def listed_counts(text: str) -> frozenset[int]:
+    """How many items each list of a source holds: a run of list items at one indentation, which code, blank
+    lines and deeper lines inside it do not break. A spelled count of them ("four more kinds", "Two
+    clarifications apply") is stated by the list."""
+    counts: set[int] = set()
+    indent, items = None, 0
+    for line in text.splitlines():
+        if not line.strip():
+            continue
+        depth = len(line) - len(line.lstrip())
+        if LIST_ITEM.match(line) and (indent is None or depth == indent):
+            indent, items = depth, items + 1
+        elif indent is None or depth <= indent:
+            if items >= 2:
+                counts.add(items)
+            indent, items = (depth, 1) if LIST_ITEM.match(line) else (None, 0)
+    if items >= 2:
+        counts.add(items)
+    return frozenset(counts)
+
+
 def enumeration_counts(raws: list[str]) -> list[frozenset[int]]:
     """For each claim (by position), how many things the answer enumerates right there: the items of a
     series of three or more inside the claim ("sets A, B and C", counted by its commas), the items a colon
