@@ -17,7 +17,7 @@ def test_a_version_at_the_end_of_a_sentence_is_one_version() -> None:
 
 
 def test_a_count_the_answer_backs_with_its_own_list_needs_no_source() -> None:
-    from verification.checks.numbers import enumeration_counts
+    from verification.checks.enumerations import enumeration_counts
 
     source = Source(1, "By default the flags are ELLIPSIS, IGNORE_EXCEPTION_DETAIL and DONT_ACCEPT_TRUE_FOR_1.")
     listed = ("By default three options are on [1]:\n- ELLIPSIS [1].\n- IGNORE_EXCEPTION_DETAIL [1].\n"

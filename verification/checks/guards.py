@@ -14,7 +14,8 @@ from textcore.sentences import TERM_MAX_WORDS
 from .context import check_context
 from .identifiers import URL_RE, IdentifierCheck, check_identifiers
 from .names import check_names
-from .numbers import check_numbers, listed_counts
+from .enumerations import listed_counts
+from .numbers import check_numbers
 from .polarity import check_polarity
 from .rows import check_rows
 from .roles import check_roles

@@ -9,7 +9,7 @@ from time import perf_counter
 import numpy as np
 
 from .claims import extract_claims
-from .numbers import enumeration_breaks, enumeration_counts, list_items_after
+from .enumerations import enumeration_breaks, enumeration_counts, list_items_after
 from .guards import Assessment, assess, bad_urls, clean_text, split_citations
 from .support import PassageIndex
 from .text import content_stems
