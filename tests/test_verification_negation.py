@@ -142,6 +142,14 @@ def test_after_a_comma_and_opens_a_clause_of_its_own() -> None:
                              source)
 
 
+def test_in_the_absence_of_a_thing_there_is_none() -> None:
+    # Sphinx's LaTeX tables: "In absence of the tabularcolumns directive, … Sphinx uses tabulary".
+    source = Source(1, "In absence of the tabularcolumns directive, and for a table with at most 30 rows, Sphinx "
+                       "uses tabulary and the J column-type for every column.")
+    assert verify_answer("If there's no tabularcolumns directive and the table has at most 30 rows, Sphinx uses "
+                         "tabulary for every column [1].", [source]).faithful
+
+
 def test_leaving_a_thing_out_omits_it() -> None:
     from verification.checks.negation import tokens
 

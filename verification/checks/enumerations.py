@@ -4,6 +4,7 @@ list items a lead-in introduces, the items a cited source lists, and list number
 from __future__ import annotations
 
 import re
+from functools import lru_cache
 
 from textcore.markers import strip_markers
 from textcore.sentences import LIST_ITEM
@@ -77,6 +78,7 @@ def list_items_after(raws: list[str], i: int) -> int:
     return items
 
 
+@lru_cache(maxsize=4096)
 def listed_counts(text: str) -> frozenset[int]:
     """How many items each list of a source holds: a run of list items at one indentation, which code, blank
     lines and deeper lines inside it do not break. A spelled count of them ("four more kinds", "Two

@@ -12,9 +12,9 @@ from textcore.markers import SPACED_MARKER_RE, marker_numbers
 from textcore.sentences import TERM_MAX_WORDS
 
 from .context import check_context
+from .enumerations import listed_counts
 from .identifiers import URL_RE, IdentifierCheck, check_identifiers
 from .names import check_names
-from .enumerations import listed_counts
 from .numbers import check_numbers
 from .polarity import check_polarity
 from .rows import check_rows
