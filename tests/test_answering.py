@@ -24,6 +24,14 @@ def ask(question: str, **options) -> object:
     return answer_question(question, AskOptions(**options))
 
 
+def ask_one_document(name: str, filename: str, text: bytes, question: str) -> object:
+    """Ingest one document into a public collection of its own and ask about it there."""
+    collection = make_collection(name, is_public=True)
+    document, _ = register_upload(collection, filename, text)
+    ingest_document(document.pk)
+    return ask(question, collection_ids=[collection.pk])
+
+
 class RecordingGenerator:
     """A generator seam that records calls and answers from passage [1]."""
 
@@ -299,16 +307,13 @@ def test_a_database_behind_the_code_asks_for_migrate_in_one_line(corpus_db):
 
 def test_a_lead_in_brings_its_whole_list(corpus_db):
     """"You can either:" never ends an answer after its first option: every item it introduces comes."""
-    collection = make_collection("Printing", is_public=True)
-    document, _ = register_upload(collection, "printing.md", (
+    result = ask_one_document("Printing", "printing.md", (
         b"# Printing\n\n## Enabling the office printer\n\n"
         b"The office printer ships with printing turned off, so to enable printing on your laptop you can either:\n\n"
         b"- install the Printly desktop client from the software portal\n"
         b"- add the queue printly-3rd-floor in your system printer settings\n"
-        b"- or send documents to print@example.com from your work mailbox\n"))
-    ingest_document(document.pk)
-    result = ask("The office printer ships with printing off, how do I enable printing on my laptop?",
-                 collection_ids=[collection.pk])
+        b"- or send documents to print@example.com from your work mailbox\n"),
+        "The office printer ships with printing off, how do I enable printing on my laptop?")
     assert not result.refused, result.answer
     for item in ("Printly desktop client", "printly-3rd-floor", "print@example.com"):
         assert item in result.answer, result.answer
@@ -317,14 +322,12 @@ def test_a_lead_in_brings_its_whole_list(corpus_db):
 def test_a_number_question_gets_the_sentence_with_the_number(corpus_db):
     """When the best sentences name the subject but not the figure asked for, the sentence that gives it
     joins the answer."""
-    collection = make_collection("Lockers", is_public=True)
-    document, _ = register_upload(collection, "lockers.md", (
+    result = ask_one_document("Lockers", "lockers.md", (
         b"# Office lockers\n\n## Locker rental\n\n"
         b"Office lockers are rented through the facilities desk and are assigned to one employee at a time. "
         b"Lockers on the second floor are reserved for staff who work in the lab and hold personal equipment. "
-        b"The monthly locker rental fee is 12 dollars, deducted from payroll.\n"))
-    ingest_document(document.pk)
-    result = ask("How much does an office locker rental cost per month?", collection_ids=[collection.pk])
+        b"The monthly locker rental fee is 12 dollars, deducted from payroll.\n"),
+        "How much does an office locker rental cost per month?")
     assert not result.refused, result.answer
     assert "12 dollars" in result.answer, result.answer
 
@@ -360,13 +363,11 @@ def test_bracketed_numbers_of_a_source_stay_in_the_answer_as_text(corpus_db):
     renumbered with the markers and became "[1]"."""
     from textcore.markers import parse_markers
 
-    collection = make_collection("Sync tool", is_public=True)
-    document, _ = register_upload(collection, "sync.md", (
+    result = ask_one_document("Sync tool", "sync.md", (
         b"# Sync tool\n\n## Retry delay\n\n"
         b"The sync tool waits between two attempts to reach the server. "
-        b"The retry delay is given in milliseconds and must be in the range [50, 2000].\n"))
-    ingest_document(document.pk)
-    result = ask("What range must the sync tool's retry delay be in?", collection_ids=[collection.pk])
+        b"The retry delay is given in milliseconds and must be in the range [50, 2000].\n"),
+        "What range must the sync tool's retry delay be in?")
     assert not result.refused, result.answer
     assert "50, 2000]" in result.answer, result.answer
     assert parse_markers(result.answer) == [1], result.answer

@@ -191,6 +191,24 @@ def test_a_capitalised_plural_starting_a_sentence_is_an_ordinary_word() -> None:
 
 # Each reading: a passage, a faithful reworded answer the reading lets pass, and a corrupted one still caught.
 READINGS = {
+    # Sphinx's deployment page numbers the steps of its CI job; an answer counts them and lists them after a
+    # colon, items of any length set apart by commas: the count is the answer's own.
+    "a count of the items listed after a colon": (
+        "This contains a GitLab CI workflow with one job of several steps:\n1. Install the necessary dependencies.\n"
+        "2. Build the HTML documentation using Sphinx.\n3. Move the output to a known artifacts location.",
+        "The job has three steps: installing the dependencies, building the HTML documentation with Sphinx, and "
+        "moving the output to a known artifacts location [1].", ("three", "four")),
+    # SQLite's FTS5 page lists four more kinds of search and never says "four": the list states the count.
+    "a spelled count of what a source lists": (
+        "As well as searching for all rows that contain a term, FTS5 allows the user to search for rows that "
+        "contain:\n- any terms that begin with a specified prefix,\n- \"phrases\",\n- sets of terms that appear "
+        "within a specified proximity of each other, or\n- boolean combinations of any of the above.",
+        "Besides single terms, FTS5 can search for four more kinds of things [1].", ("four", "five")),
+    # npm's configuration files differ by the folder their path starts from: a path is copied exactly.
+    "a file path is an identifier": (
+        "Per-user config file\n$HOME/.npmrc (or the userconfig param, if set in the environment or on the command "
+        "line)\n\nGlobal config file\n$PREFIX/etc/npmrc (or the globalconfig param, if set above)",
+        "The per-user file is $HOME/.npmrc, or the userconfig param if set [1].", ("$HOME/.npmrc", "$PREFIX/.npmrc")),
     # "45-degree" is the number 45 with its unit, checked as a number, not a code to find verbatim.
     "a number hyphened to its unit is a quantity": (
         "Holding Shift while dragging snaps the guide to 45 degrees increments.",

@@ -12,8 +12,9 @@ __all__ = ["MARKER_RE", "MARKER_RUN_RE", "parse_markers", "strip_markers", "renu
 # "[link removed]" and other bracketed words are not markers, nor is an index glued into code on both sides
 # ("contributors[0].email", "a[2]b"): a citation is never followed by more of the same name.
 _NOT_INDEX = r"(?!(?<=[\w\])])\[\d+\](?:\.\w|[\w(]))"
-MARKER_RE = re.compile(_NOT_INDEX + r"\[(\d+(?:\s*[,;\-–]\s*\d+)*)\]")
-MARKER_RUN_RE = re.compile(r"(?:\s*" + _NOT_INDEX + r"\[\d+(?:\s*[,;\-–]\s*\d+)*\])+")
+_NUMBERS = r"\d+(?:\s*[,;\-–]\s*\d+)*"  # what a marker holds: "1", "1, 2", "1-3"
+MARKER_RE = re.compile(_NOT_INDEX + rf"\[({_NUMBERS})\]")
+MARKER_RUN_RE = re.compile(r"(?:\s*" + _NOT_INDEX + rf"\[{_NUMBERS}\])+")
 _MAX_RANGE = 20
 
 
@@ -41,7 +42,7 @@ def parse_markers(text: str) -> list[int]:
 
 # A marker with the spaces before it: "in it [1]." loses " [1]", so no space is left before the
 # full stop, while a word that starts with a dot (".github/", ".. note::") keeps the space before it.
-SPACED_MARKER_RE = re.compile(r"(?P<space>[ \t]*)" + _NOT_INDEX + r"\[(?P<inner>\d+(?:\s*[,;\-–]\s*\d+)*)\]")
+SPACED_MARKER_RE = re.compile(r"(?P<space>[ \t]*)" + _NOT_INDEX + rf"\[(?P<inner>{_NUMBERS})\]")
 
 
 def strip_markers(text: str) -> str:
@@ -68,7 +69,7 @@ def renumber(text: str, mapping: dict[int, int], *, drop_unmapped: bool = True) 
 _JOINER = "\u2060"
 # Only a group that stands apart as a word does ("in the range [50, 2000].", a footnote "[3]"); an index glued
 # to code ("items[0]") and code blocks are left as they are, so code copied from an answer still runs.
-_LITERAL = re.compile(r"(?:(?<=\s)|^)\[(?=\d+(?:\s*[,;\-–]\s*\d+)*\](?:[\s.,;:!?)]|$))")
+_LITERAL = re.compile(rf"(?:(?<=\s)|^)\[(?={_NUMBERS}\](?:[\s.,;:!?)]|$))")
 
 
 def as_literal(text: str) -> str:

@@ -117,12 +117,12 @@ def _without_compounds(missing: list[str], terms: list[str], words: dict[str, li
     missing once. Found in parts (the passage may write "single module") it is not missing; missing, it is
     listed whole and its parts are not listed again."""
     drop: set[str] = set()
+    still = set(missing)
     for t in missing:
         pieces = {p.lower() for w in words.get(t, []) if "-" in w.strip("-") for p in w.split("-") if p}
         parts = {u for u in terms if u != t and any(w.lower() in pieces for w in words.get(u, []))}
-        if not parts:
-            continue
-        drop |= {t} if not parts & set(missing) else parts
+        if parts:
+            drop |= parts if parts & still else {t}
     return [t for t in missing if t not in drop]
 
 

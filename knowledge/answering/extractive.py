@@ -103,7 +103,7 @@ def unit_features(candidate: Candidate, present: dict, terms: list[str], idf: di
         "position": min(unit.position, 10) / 10,
         "number_match": 1.0 if ("number" in asks_for or "date" in asks_for) and _DIGIT.search(text) else 0.0,
         "default_match": 1.0 if "default" in asks_for and _DEFAULT.search(text) else 0.0,
-        "identifier_match": 1.0 if wanted_ids and any(i in lowered or i in heading for i in wanted_ids) else 0.0,
+        "identifier_match": 1.0 if any(names_identifier(lowered, heading, i) for i in wanted_ids) else 0.0,
         "name_match": 1.0 if "name" in asks_for and named else 0.0,
         "names_code": 1.0 if named else 0.0,
         # How-to answers are actions: an option to pass, a setting to write, a key to press.
@@ -118,6 +118,11 @@ def unit_features(candidate: Candidate, present: dict, terms: list[str], idf: di
         "length": min(words, 60) / 60,
         "pronoun_start": 1.0 if _PRONOUN_START.match(text) else 0.0,
     }
+
+
+def names_identifier(lowered: str, heading: str, identifier: str) -> bool:
+    """A unit's text or its section heading (both lower-cased) names the identifier."""
+    return identifier in lowered or identifier in heading
 
 
 def row_key_terms(row: str, terms: list[str]) -> frozenset[str]:
@@ -186,9 +191,9 @@ _INTRODUCED_FROM = 2
 
 
 def _names(candidate: Candidate, identifier: str) -> bool:
-    """The unit or its section heading names the identifier (lower-cased)."""
+    """The unit or its section heading names the identifier (lower-cased), as `identifier_match` reads it."""
     heading = candidate.passage.first.heading_text.lower() if candidate.passage.hits else ""
-    return identifier in candidate.text.lower() or identifier in heading
+    return names_identifier(candidate.text.lower(), heading, identifier)
 
 
 def about_identifiers(scored: list, strict_ids: list[str], stats: TermStats | None = None) -> list:
