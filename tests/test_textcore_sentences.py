@@ -48,6 +48,14 @@ def test_split_sentences(text: str, expected: list[str]) -> None:
      ["Run this:", "    $ flask run\n    $ flask shell", "Then open it."]),
     ("Step one is done. 10. Next.", ["Step one is done.", "10. Next."]),
     ("Use example.com and a.b.c for tests.", ["Use example.com and a.b.c for tests."]),
+    # A name of code opens a sentence in lower case: an option, a camelCase, snake_case or called name.
+    ("-A selects all processes. -a selects fewer.", ["-A selects all processes.", "-a selects fewer."]),
+    ("Both say the same. xPhraseFirst may be faster.", ["Both say the same.", "xPhraseFirst may be faster."]),
+    ("It is optional. epub_title defaults to it. load() returns it.",
+     ["It is optional.", "epub_title defaults to it.", "load() returns it."]),
+    ("Send logs, e.g. stderr_log to a file.", ["Send logs, e.g. stderr_log to a file."]),
+    # A full stop right after a citation marker ends the sentence the marker cites, whatever follows.
+    ("It keeps the file [1]. npm removes it [2].", ["It keeps the file [1].", "npm removes it [2]."]),
 ])
 def test_line_breaks_markers_and_code(text: str, expected: list[str]) -> None:
     assert split_sentences(text) == expected

@@ -24,6 +24,11 @@ _MARKERS = r"(?:\s*\[\d+(?:\s*[,;\-–]\s*\d+)*\])*"
 # End punctuation, closing quotes/brackets, then citation markers that belong to the sentence.
 _END = re.compile(r"[.!?…]+[\"'”’)\]]*" + _MARKERS)
 _NEXT_START = re.compile(r"\s+[\"'“‘(\[*_]*([A-Z0-9À-Ý])")
+# A name of code may open a sentence in lower case: an option ("-a selects …"), a camelCase, snake_case or
+# called name ("xPhraseFirst works …", "epub_title defaults …", "load() returns …").
+_NEXT_NAME = re.compile(r"\s+[\"'“‘(`]*(?:--?[A-Za-z]|[a-z][a-z0-9]*[A-Z]\w*|[a-z]\w*_\w|[a-z]\w*\(\))")
+# A full stop right after a citation marker ("… -e [1]. -a selects …") ends the sentence it cites.
+_AFTER_MARKER = re.compile(r"\[\d+(?:\s*[,;\-–]\s*\d+)*\]$")
 
 
 # At most this many words before a colon make a definition's term ("SESSION_COOKIE_NAME: …"): the answer path
@@ -128,9 +133,10 @@ def _split_item(text: str, start: int, end: int) -> list[tuple[int, int]]:
         stop = match.end()
         if stop < end and not text[stop].isspace():
             continue  # "3.5", "v2.3", "example.com", "e.g.Slack"
-        nxt = _NEXT_START.match(text, stop, end)
+        nxt = _NEXT_START.match(text, stop, end) or _NEXT_NAME.match(text, stop, end) \
+            or (text[match.start()] == "." and _AFTER_MARKER.search(text, cur, match.start()))
         if stop < end and text[stop:end].strip() and not nxt:
-            continue  # the next word starts in lower case: not a new sentence
+            continue  # the next word starts in lower case and names no code: not a new sentence
         punct = text[match.start()]
         if punct == "." and match.group(0).startswith(".") and not match.group(0).startswith("..") \
                 and _is_abbreviation(text, match.start(), cur):
