@@ -39,6 +39,13 @@ _ASKS = [
     # "What is the maximum …", "at least which version": the bound itself is asked, not any number.
     ("maximum", re.compile(r"\b(maximum|max|at most|upper (limit|bound)|highest|largest|biggest)\b", re.I)),
     ("minimum", re.compile(r"\b(minimum|(?<!\d )min|at least|lowest|smallest)\b", re.I)),
+    # What happens when a thing is not given ("if I don't pass one", "when no frame is specified", "without
+    # setting it") is usually its default; the answer need not say "default", so this kind only guides which
+    # sentence is chosen (a sentence about the default is preferred), it is no fact the passages must hold.
+    ("unset", re.compile(r"\b(?:if|when|unless)\W+(?:[\w.'-]+\W+){0,6}?(?:don'?t|do not|doesn'?t|does not|didn'?t|"
+                         r"never|not|no)\W+(?:[\w.'-]+\W+){0,3}?(?:set|specif(?:y|ied)|give|given|pass|passed|"
+                         r"provided?|configured?|supplied|defined?)\b|"
+                         r"\bwithout (?:specifying|setting|giving|passing|providing|configuring|supplying)\b", re.I)),
 ]
 
 
@@ -170,6 +177,8 @@ def asked_fact_kinds(text: str) -> list[str]:
     kinds = [kind for kind, pattern in _ASKS if pattern.search(text)]
     if "default" in kinds and _YES_NO.match(text) and not _DEFAULT_WORD.search(text):
         kinds.remove("default")  # "does requests decode brotli out of the box?" asks whether, not which value
+    if "unset" in kinds and ("default" in kinds or _YES_NO.match(text) or "procedure" in kinds):
+        kinds.remove("unset")  # asked whether or how ("how do I make it run even when no subcommand is given?")
     if "date" in kinds and _SCENE_WHEN.search(text) and not _ASKS_DATE.search(_SCENE_WHEN.sub("", text)):
         kinds.remove("date")
     if _ASKS_VERSION.search(text):

@@ -73,6 +73,15 @@ def test_a_measure_asks_for_a_number_and_an_exception_or_an_image_for_a_name() -
     assert "default" not in asked_fact_kinds("hi! does requests decode brotli responses out of the box??")
     assert "default" in asked_fact_kinds("What's the airbrush rate set to out of the box?")
     assert "default" in asked_fact_kinds("Is the default port 5000?")
+    # What happens when a thing is not given asks, most of the time, for its default: a sentence about the
+    # default is preferred, though the passages need not say "default" ("unset" is no fact they must hold).
+    assert "unset" in asked_fact_kinds("What window frame does it use when no frame is specified?")
+    assert "unset" in asked_fact_kinds("If a foreign key doesn't specify an ON DELETE action, what happens?")
+    assert "unset" in asked_fact_kinds("what prefix does flask look for if i dont pass one?")
+    assert "unset" in asked_fact_kinds("Which port is used without setting --port?")
+    assert "unset" not in asked_fact_kinds("How do I make the group run even when no subcommand is given?")
+    assert "unset" not in asked_fact_kinds("Does zstd delete the file if I do not pass --rm?")
+    assert asked_fact_kinds("What is the default timeout if I don't set one?") == ["default"]
 
 
 

@@ -238,7 +238,7 @@ def assess(query: QueryAnalysis, lexemes: list[str], passages: list[SourcePassag
     if features["identifier_on_top"]:
         reasons.append(f"the best passage is about {', '.join(query.strict_identifiers)}")
     if features["fact_missing"]:
-        asked = query.asks_for[0].replace("count:", "number of ")
+        asked = asked_facts(query.asks_for)[0].replace("count:", "number of ")
         reasons.append(f"the question asks for a {asked} and the passages give none")
     if not passages or not chosen:
         decision = "refuse"

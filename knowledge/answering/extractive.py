@@ -102,7 +102,7 @@ def unit_features(candidate: Candidate, present: dict, terms: list[str], idf: di
         "first_in_section": 1.0 if unit.position == 0 else 0.0,
         "position": min(unit.position, 10) / 10,
         "number_match": 1.0 if ("number" in asks_for or "date" in asks_for) and _DIGIT.search(text) else 0.0,
-        "default_match": 1.0 if "default" in asks_for and _DEFAULT.search(text) else 0.0,
+        "default_match": 1.0 if ("default" in asks_for or "unset" in asks_for) and _DEFAULT.search(text) else 0.0,
         "identifier_match": 1.0 if any(names_identifier(lowered, heading, i) for i in wanted_ids) else 0.0,
         "name_match": 1.0 if "name" in asks_for and named else 0.0,
         "names_code": 1.0 if named else 0.0,
