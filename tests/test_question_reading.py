@@ -82,6 +82,10 @@ def test_a_measure_asks_for_a_number_and_an_exception_or_an_image_for_a_name() -
     assert "unset" not in asked_fact_kinds("How do I make the group run even when no subcommand is given?")
     assert "unset" not in asked_fact_kinds("Does zstd delete the file if I do not pass --rm?")
     assert asked_fact_kinds("What is the default timeout if I don't set one?") == ["default"]
+    # "what's" asks what "what is" asks.
+    assert asked_fact_kinds("What's the Homebrew package name for Sphinx?") == ["name"]
+    assert asked_fact_kinds("whats the timeout for workers??") == ["number"]
+    assert asked_fact_kinds("What’s the limit?") == asked_fact_kinds("What is the limit?")
 
 
 
