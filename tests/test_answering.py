@@ -319,6 +319,27 @@ def test_a_lead_in_brings_its_whole_list(corpus_db):
         assert item in result.answer, result.answer
 
 
+def test_a_how_to_answered_by_code_also_says_the_statement_that_answers(corpus_db):
+    """A how-to answer built around a code block and the sentence before it, with no steps to keep to, also says
+    the best statement nearly as good as the code: here the one that names what to pass."""
+    result = ask_one_document("Test client", "testing.md", (
+        b"# Testing the app\n\n## Following redirects\n\n"
+        b"By default, the client does not make additional requests if the response is a redirect. "
+        b"By passing chase_redirects=True to a request method, the client will follow the redirect and make requests until "
+        b"a non-redirect response is returned.\n\n"
+        b"Each response has a request attribute which records the request that produced that response.\n\n"
+        b"    def test_logout_redirect(client):\n"
+        b"        response = client.get('/logout')\n"
+        b"        # Check that there was one redirect response.\n"
+        b"        assert len(response.history) == 1\n"
+        b"        # Check that the second request was to the index page.\n"
+        b"        assert response.request.path == '/index'\n"),
+        "my test client just hands me back the 302 and never goes to the next page, how do i make it follow the "
+        "redirect??")
+    assert not result.refused, result.answer
+    assert "By passing chase_redirects=True to a request method" in result.answer, result.answer
+
+
 def test_a_number_question_gets_the_sentence_with_the_number(corpus_db):
     """When the best sentences name the subject but not the figure asked for, the sentence that gives it
     joins the answer."""

@@ -118,8 +118,9 @@ def _with_what_else_answers(chosen: list[Candidate], ranked: list[Candidate], to
                             how_to: bool) -> list[Candidate]:
     """An answer built around a lead-in or code block also says the best statement nearly as good as it (by the
     same shares, and within the same count of statements, as the other units of an answer), and the asked kind
-    of fact when it lacks it; a how-to answer keeps to its steps."""
-    if how_to:
+    of fact when it lacks it; a how-to answer keeps to its steps (one without steps, only code and the sentence
+    before it, says the best statement too)."""
+    if how_to and any(c.unit.kind == "item" for c in chosen):
         return chosen
     quotable = [c for c in ranked if c.unit.quotable and _states(c)]
     said = sum(1 for c in chosen if _states(c))
