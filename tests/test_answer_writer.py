@@ -167,3 +167,17 @@ def test_of_several_named_identifiers_the_rarest_one_says_what_the_question_is_a
     assert kept == {"The", "It"}, kept
     # Without document frequencies every unit naming either one may answer.
     assert {c.text.split()[0] for c in about_identifiers(candidates, asked)} == {"Open", "Add", "The", "It"}
+
+
+def test_a_unit_names_an_identifier_only_as_a_whole() -> None:
+    from knowledge.answering.extractive import names_identifier
+
+    # "-p" is a short option of its own: "--package" and "-pb" do not name it, "-p," and "(-p)" do.
+    assert names_identifier("the -p argument is a shorthand for --parseable.", "", "-p")
+    assert names_identifier("pass it as (-p) or --parseable", "", "-p")
+    assert not names_identifier("$ npm exec foo bar --package=@npmcli/foo", "", "-p")
+    assert not names_identifier("use -pb to print both", "", "-p")
+    # A longer name that holds it is another name; the section heading may name it too.
+    assert not names_identifier("set session_cookie_name to change it.", "", "session_cookie")
+    assert names_identifier("the cookie is renamed.", "configuration > session_cookie", "session_cookie")
+    assert names_identifier("call app.config.from_prefixed_env() first.", "", "app.config")

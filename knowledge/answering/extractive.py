@@ -11,6 +11,7 @@ import dataclasses
 import re
 import textwrap
 from dataclasses import dataclass, field
+from functools import lru_cache
 
 import numpy as np
 from django.db import connection
@@ -121,8 +122,15 @@ def unit_features(candidate: Candidate, present: dict, terms: list[str], idf: di
 
 
 def names_identifier(lowered: str, heading: str, identifier: str) -> bool:
-    """A unit's text or its section heading (both lower-cased) names the identifier."""
-    return identifier in lowered or identifier in heading
+    """A unit's text or its section heading (both lower-cased) names the identifier, as a whole: "-p" is not
+    named by "--package", nor "session_cookie" by "session_cookie_name"."""
+    pattern = _identifier_pattern(identifier)
+    return bool(pattern.search(lowered) or pattern.search(heading))
+
+
+@lru_cache(maxsize=1024)
+def _identifier_pattern(identifier: str) -> re.Pattern[str]:
+    return re.compile(r"(?<![\w-])" + re.escape(identifier) + r"(?![\w-])")
 
 
 def row_key_terms(row: str, terms: list[str]) -> frozenset[str]:
