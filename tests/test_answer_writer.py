@@ -181,3 +181,26 @@ def test_a_unit_names_an_identifier_only_as_a_whole() -> None:
     assert not names_identifier("set session_cookie_name to change it.", "", "session_cookie")
     assert names_identifier("the cookie is renamed.", "configuration > session_cookie", "session_cookie")
     assert names_identifier("call app.config.from_prefixed_env() first.", "", "app.config")
+
+
+def test_a_unit_holding_the_question_words_is_read_by_meaning_though_a_better_passage_ranks_first() -> None:
+    """Only the best units by words are embedded and rescored; a unit of a later passage that holds nearly all
+    of the question's words is embedded too, instead of being scaled down with the rest."""
+    from knowledge.answering.extractive import rescore_densely
+    from knowledge.embedding import get_embedder
+
+    overview = " ".join(f"Objects of kind {i} in the framework are global objects, but not of the usual kind."
+                        for i in range(10))
+    candidates = [c for c in _candidates(overview, n=1) if c.unit.kind != "window"]
+    later = [c for c in _candidates("Context locals are implemented using contextvars and LocalProxy.", n=2)
+             if c.unit.kind != "window"]
+    for c in candidates:
+        c.score, c.features = 0.3, {"coverage": 0.4, "coverage_rel": 0.85, "passage_top": 1.0}
+    for c in later:
+        c.score, c.features = 0.05, {"coverage": 0.46, "coverage_rel": 0.98}
+    embedder = get_embedder()
+    query = embedder.embed(["What are context locals implemented with?"], kind="query")[0]
+    rescore_densely(candidates + later, embedder.embed, query)
+    assert len(candidates) > 8 and "unit_dense" not in candidates[-1].features  # the ninth best is not read
+    assert "unit_dense" in later[0].features
+    assert later[0].score != 0.05 * 0.5

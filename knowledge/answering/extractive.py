@@ -177,12 +177,20 @@ def score_candidates(question_lexemes: list[str], passages: list[SourcePassage],
 DENSE_TOP = 8
 # Units outside the embedded top keep their lexical score scaled down, so that they rank below it.
 _UNEMBEDDED = 0.5
+# At most _DENSE_EXTRA more units are embedded: those that hold at least _WORDS_ALL of the best unit's share of
+# the question's words.
+_DENSE_EXTRA = 2
+_WORDS_ALL = 0.9
 
 
 def rescore_densely(candidates: list[Candidate], embed, query_vector) -> None:
     """Embed the DENSE_TOP best units and score them with the UNIT_DENSE model."""
     ranked = sorted(candidates, key=lambda c: c.score, reverse=True)
-    top = ranked[:DENSE_TOP]
+    # A unit below the top that holds nearly as many of the question's words as the best one is read too: a
+    # later passage's sentence ("Context locals are implemented using …") loses to the top passage's by position.
+    top = ranked[:DENSE_TOP] + [c for c in ranked[DENSE_TOP:] if c.features.get("coverage_rel", 0.0) >= _WORDS_ALL
+                                and c.unit.kind != "window"][:_DENSE_EXTRA]
+    rest = [c for c in ranked if c not in top]
     vectors = embed([textwrap.dedent(c.text) for c in top], kind="document")
     cosines = [float(np.dot(vector, query_vector)) for vector in vectors]
     for candidate, cosine in zip(top, cosines):
@@ -190,7 +198,7 @@ def rescore_densely(candidates: list[Candidate], embed, query_vector) -> None:
         candidate.features["dense_gap"] = max(cosines) - cosine
         candidate.features["lexical_logit"] = logit(fitted.UNIT, candidate.features)
         candidate.score = probability(fitted.UNIT_DENSE, candidate.features)
-    for candidate in ranked[DENSE_TOP:]:
+    for candidate in rest:
         candidate.score *= _UNEMBEDDED
 
 
