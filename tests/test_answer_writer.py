@@ -204,3 +204,18 @@ def test_a_unit_holding_the_question_words_is_read_by_meaning_though_a_better_pa
     assert len(candidates) > 8 and "unit_dense" not in candidates[-1].features  # the ninth best is not read
     assert "unit_dense" in later[0].features
     assert later[0].score != 0.05 * 0.5
+
+
+def test_an_identifier_named_only_where_nothing_can_be_quoted_restricts_nothing() -> None:
+    from knowledge.answering.extractive import about_identifiers
+
+    # "-vvv" is named only by the example's arguments, a line too short to quote: the sentences before it answer.
+    text = ("Sometimes an option should count how often it was given, which is what count=True does.\n\n"
+            "The verbosity level then grows with every extra v on the command line.\n\n"
+            "invoke(log, args=['-vvv'])")
+    candidates = [c for c in _candidates(text) if c.unit.kind != "window"]
+    for candidate in candidates:
+        candidate.features = {"identifier_match": 1.0 if "-vvv" in candidate.text else 0.0}
+    kept = about_identifiers(candidates, ["-vvv"])
+    assert any(c.unit.quotable for c in kept), [c.text for c in kept]
+    assert len(kept) == len(candidates)

@@ -242,8 +242,11 @@ def about_identifiers(scored: list, strict_ids: list[str], stats: TermStats | No
     # A code block naming it comes with the sentence that introduces it ("Use app_context() in a with block.").
     intros = {id(i) for c in naming if c.unit.kind == "code" for i in [introduction(c, scored)] if i is not None}
     kept = {id(c) for c in naming} | intros
-    return [c for c in scored if id(c) in kept
-            or (c.passage.n in named_from and min(unit_positions(c)) > named_from[c.passage.n])]
+    about = [c for c in scored if id(c) in kept
+             or (c.passage.n in named_from and min(unit_positions(c)) > named_from[c.passage.n])]
+    # Named only where no sentence can be quoted (an example's arguments: "invoke(log, args=['-vvv'])"), it says
+    # nothing the answer could use: every unit may answer, as when nothing names it.
+    return about if any(c.unit.quotable for c in about) else scored
 
 
 def introduction(code: Candidate, candidates: list[Candidate]) -> Candidate | None:
