@@ -219,3 +219,16 @@ def test_an_identifier_named_only_where_nothing_can_be_quoted_restricts_nothing(
     kept = about_identifiers(candidates, ["-vvv"])
     assert any(c.unit.quotable for c in kept), [c.text for c in kept]
     assert len(kept) == len(candidates)
+
+
+def test_a_lead_in_brings_the_paragraph_it_introduces_when_that_is_no_list() -> None:
+    # An inline list (or code a converted document left as plain text) stands as a paragraph of its own.
+    text = ("The configuration can be printed for debugging.\n\n"
+            "A configuration setting will be censored if the name contains any of these sub-strings:\n\n"
+            "API, TOKEN, KEY, SECRET, PASS, SIGNATURE, DATABASE\n\n"
+            "The censored values are shown as stars.")
+    candidates = scored(_candidates(text), lambda c: 1.0 if c.unit.kind == "lead" else 0.1)
+    answer, _ = compose(candidates, ["name"])
+    assert answer.startswith("A configuration setting will be censored if the name contains any of these "
+                             "sub-strings [1]:"), answer
+    assert "SIGNATURE, DATABASE" in answer, answer

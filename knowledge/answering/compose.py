@@ -25,6 +25,11 @@ def _list_after(lead: Candidate, candidates: list[Candidate]) -> list[Candidate]
                    and c.unit.kind != "window"), key=lambda c: c.position)
     if same and same[0].position == lead.position + 1 and same[0].unit.kind == "code":
         return [same[0]]
+    # A paragraph of its own right after it is what it introduces when it is no list: an inline list ("API,
+    # TOKEN, KEY, SECRET") or code a converted document left as plain text.
+    if same and same[0].position == lead.position + 1 and same[0].unit.kind == "sentence" \
+            and same[0].unit.paragraph > lead.unit.paragraph:
+        return [same[0]]
     # "… with autoexception as follows:" / "docs/source/usage.rst:" / code: a label of its own between them. A
     # file name says where the code goes and stays; a bare word ("Example:") repeats what the lead-in said.
     if len(same) > 1 and same[0].position == lead.position + 1 and same[0].unit.kind == "lead" \
