@@ -198,6 +198,12 @@ READINGS = {
         "2. Build the HTML documentation using Sphinx.\n3. Move the output to a known artifacts location.",
         "The job has three steps: installing the dependencies, building the HTML documentation with Sphinx, and "
         "moving the output to a known artifacts location [1].", ("three", "four")),
+    # The same count in digits counts the answer's own list as well; a changed count no longer matches it.
+    "a count in digits of the items listed after a colon": (
+        "This contains a GitLab CI workflow with one job of several steps:\n1. Install the necessary dependencies.\n"
+        "2. Build the HTML documentation using Sphinx.\n3. Move the output to a known artifacts location.",
+        "It's a workflow with one job of 3 steps: installing the needed dependencies, building the HTML docs with "
+        "Sphinx, and moving the output to a known artifacts location [1].", ("3 steps", "4 steps")),
     # SQLite's FTS5 page lists four more kinds of search and never says "four": the list states the count.
     "a spelled count of what a source lists": (
         "As well as searching for all rows that contain a term, FTS5 allows the user to search for rows that "
