@@ -325,8 +325,8 @@ def test_a_how_to_answered_by_code_also_says_the_statement_that_answers(corpus_d
     result = ask_one_document("Test client", "testing.md", (
         b"# Testing the app\n\n## Following redirects\n\n"
         b"By default, the client does not make additional requests if the response is a redirect. "
-        b"By passing chase_redirects=True to a request method, the client will follow the redirect and make requests until "
-        b"a non-redirect response is returned.\n\n"
+        b"By passing chase_redirects=True to a request method, the client will follow the redirect and make "
+        b"requests until a non-redirect response is returned.\n\n"
         b"Each response has a request attribute which records the request that produced that response.\n\n"
         b"    def test_logout_redirect(client):\n"
         b"        response = client.get('/logout')\n"

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import re
 
-from textcore.sentences import is_code_block, paragraphs
+from textcore.sentences import MARKER_NUMBERS, is_code_block, paragraphs
 
 __all__ = ["MARKER_RE", "MARKER_RUN_RE", "parse_markers", "strip_markers", "renumber", "marker_numbers",
            "as_literal"]
@@ -12,7 +12,7 @@ __all__ = ["MARKER_RE", "MARKER_RUN_RE", "parse_markers", "strip_markers", "renu
 # "[link removed]" and other bracketed words are not markers, nor is an index glued into code on both sides
 # ("contributors[0].email", "a[2]b"): a citation is never followed by more of the same name.
 _NOT_INDEX = r"(?!(?<=[\w\])])\[\d+\](?:\.\w|[\w(]))"
-_NUMBERS = r"\d+(?:\s*[,;\-–]\s*\d+)*"  # what a marker holds: "1", "1, 2", "1-3"
+_NUMBERS = MARKER_NUMBERS  # what a marker holds: "1", "1, 2", "1-3"
 MARKER_RE = re.compile(_NOT_INDEX + rf"\[({_NUMBERS})\]")
 MARKER_RUN_RE = re.compile(r"(?:\s*" + _NOT_INDEX + rf"\[{_NUMBERS}\])+")
 _MAX_RANGE = 20

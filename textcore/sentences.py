@@ -11,7 +11,8 @@ from __future__ import annotations
 
 import re
 
-__all__ = ["sentence_spans", "split_sentences", "paragraphs", "is_code_block", "LIST_ITEM", "ABBREVIATIONS"]
+__all__ = ["sentence_spans", "split_sentences", "paragraphs", "is_code_block", "LIST_ITEM", "ABBREVIATIONS",
+           "MARKER_NUMBERS"]
 
 # Words that end with a period without ending a sentence (lower case, without the final dot).
 ABBREVIATIONS = frozenset(
@@ -20,7 +21,8 @@ ABBREVIATIONS = frozenset(
     min max est incl excl ca resp govt misc u.s u.k viz""".split()
 )
 LIST_ITEM = re.compile(r"^\s*(?:[-*+•‣◦▪]|\d{1,3}[.)]|[a-z][.)]|\(\w{1,3}\))\s+")
-_MARKERS = r"(?:\s*\[\d+(?:\s*[,;\-–]\s*\d+)*\])*"
+MARKER_NUMBERS = r"\d+(?:\s*[,;\-–]\s*\d+)*"  # what a citation marker holds: "1", "1, 2", "1-3"
+_MARKERS = rf"(?:\s*\[{MARKER_NUMBERS}\])*"
 # End punctuation, closing quotes/brackets, then citation markers that belong to the sentence.
 _END = re.compile(r"[.!?…]+[\"'”’)\]]*" + _MARKERS)
 _NEXT_START = re.compile(r"\s+[\"'“‘(\[*_]*([A-Z0-9À-Ý])")
@@ -28,7 +30,7 @@ _NEXT_START = re.compile(r"\s+[\"'“‘(\[*_]*([A-Z0-9À-Ý])")
 # called name ("xPhraseFirst works …", "epub_title defaults …", "load() returns …").
 _NEXT_NAME = re.compile(r"\s+[\"'“‘(`]*(?:--?[A-Za-z]|[a-z][a-z0-9]*[A-Z]\w*|[a-z]\w*_\w|[a-z]\w*\(\))")
 # A full stop right after a citation marker ("… -e [1]. -a selects …") ends the sentence it cites.
-_AFTER_MARKER = re.compile(r"\[\d+(?:\s*[,;\-–]\s*\d+)*\]$")
+_AFTER_MARKER = re.compile(rf"\[{MARKER_NUMBERS}\]$")
 
 
 # At most this many words before a colon make a definition's term ("SESSION_COOKIE_NAME: …"): the answer path

@@ -190,7 +190,8 @@ def rescore_densely(candidates: list[Candidate], embed, query_vector) -> None:
     # later passage's sentence ("Context locals are implemented using …") loses to the top passage's by position.
     top = ranked[:DENSE_TOP] + [c for c in ranked[DENSE_TOP:] if c.features.get("coverage_rel", 0.0) >= _WORDS_ALL
                                 and c.unit.kind != "window"][:_DENSE_EXTRA]
-    rest = [c for c in ranked if c not in top]
+    embedded = {id(c) for c in top}
+    rest = [c for c in ranked if id(c) not in embedded]
     vectors = embed([textwrap.dedent(c.text) for c in top], kind="document")
     cosines = [float(np.dot(vector, query_vector)) for vector in vectors]
     for candidate, cosine in zip(top, cosines):
