@@ -169,13 +169,13 @@ def answer_type_lexemes(asks_for: list[str]) -> frozenset[str]:
 _YES_NO = re.compile(r"^\W*(?:(?:hey|hi|hello|yo|ok|okay|so|quick q(?:uestion)?)\b\W*)*"
                      r"(?:does|do|did|is|are|can|will|would|should|could)\b", re.I)
 _DEFAULT_WORD = re.compile(r"\bdefaults?\b", re.I)
-_WH_IS = re.compile(r"\b(what|which|who|where|when|how)(?:'s|’s|s(?=\s+(?:the|a|an|my|our|your|this|that)\b))", re.I)
 
 
 def asked_fact_kinds(text: str) -> list[str]:
     """Which kinds of fact (number, date, who, where, version) the question asks for; "count:<noun>" when it
     asks how many of a named thing ("count:database|pages": either word counted)."""
-    text = _WH_IS.sub(r"\1 is", text)  # "what's the package name" asks what "what is the package name" asks
+    # "what's the package name" asks what "what is the package name" asks; "isn't set" is "is not set".
+    text = expand_contractions(text)
     kinds = [kind for kind, pattern in _ASKS if pattern.search(text)]
     if "default" in kinds and _YES_NO.match(text) and not _DEFAULT_WORD.search(text):
         kinds.remove("default")  # "does requests decode brotli out of the box?" asks whether, not which value

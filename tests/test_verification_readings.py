@@ -190,18 +190,20 @@ def test_a_capitalised_plural_starting_a_sentence_is_an_ordinary_word() -> None:
 
 
 # Each reading: a passage, a faithful reworded answer the reading lets pass, and a corrupted one still caught.
+# Sphinx's deployment page numbers the steps of its CI job.
+_CI_STEPS = ("This contains a GitLab CI workflow with one job of several steps:\n1. Install the necessary dependencies.\n"
+             "2. Build the HTML documentation using Sphinx.\n3. Move the output to a known artifacts location.")
+
 READINGS = {
     # Sphinx's deployment page numbers the steps of its CI job; an answer counts them and lists them after a
     # colon, items of any length set apart by commas: the count is the answer's own.
     "a count of the items listed after a colon": (
-        "This contains a GitLab CI workflow with one job of several steps:\n1. Install the necessary dependencies.\n"
-        "2. Build the HTML documentation using Sphinx.\n3. Move the output to a known artifacts location.",
+        _CI_STEPS,
         "The job has three steps: installing the dependencies, building the HTML documentation with Sphinx, and "
         "moving the output to a known artifacts location [1].", ("three", "four")),
     # The same count in digits counts the answer's own list as well; a changed count no longer matches it.
     "a count in digits of the items listed after a colon": (
-        "This contains a GitLab CI workflow with one job of several steps:\n1. Install the necessary dependencies.\n"
-        "2. Build the HTML documentation using Sphinx.\n3. Move the output to a known artifacts location.",
+        _CI_STEPS,
         "It's a workflow with one job of 3 steps: installing the needed dependencies, building the HTML docs with "
         "Sphinx, and moving the output to a known artifacts location [1].", ("3 steps", "4 steps")),
     # SQLite's FTS5 page lists four more kinds of search and never says "four": the list states the count.

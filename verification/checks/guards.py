@@ -171,17 +171,16 @@ def assess(claim_text: str, passages: list[PassageIndex], th: Thresholds,
     evidence, src_n = sup.evidence or None, sup.source_n
 
     # A spelled count of what a cited source lists ("four more kinds" of a list of four) is stated there.
-    own = counted
-    counted = counted.union(*(listed_counts(p.source.text) for p in passages))
-    nums = check_numbers(claim_text, joined, counted, own)
+    listed = frozenset().union(*(listed_counts(p.source.text) for p in passages))
+    nums = check_numbers(claim_text, joined, counted, listed)
     if nums.status == "pass" and sup.evidence and sup.lexical >= th.lexical:
         # The number may occur elsewhere in the passage; the aligned stretch (the window of one to three
         # sentences that covers the claim best: a claim may join two of them) is what counts. A literal the
         # claim quotes word for word from the passage ("node": ">=0.10.3 <15") is backed where it stands.
         unquoted = _without_quoted_literals(claim_text, joined)
-        local = check_numbers(unquoted, _widened(sup.evidence, passages), counted, own)
+        local = check_numbers(unquoted, _widened(sup.evidence, passages), counted, listed)
         if local.status == "conflict" and not any(
-                check_numbers(unquoted, _widened(s, passages), counted, own).status == "pass"
+                check_numbers(unquoted, _widened(s, passages), counted, listed).status == "pass"
                 for s in _tied_sentences(sup, passages)):
             nums = local
     checks["numbers"] = f"{nums.status}: {nums.detail}"

@@ -246,15 +246,15 @@ def _role(m: NumberMention) -> str | None:
     return m.unit if m.unit in UNIT_NOUNS else None
 
 
-def check_numbers(claim_text: str, passage_text: str, counted: frozenset[int] = frozenset(),
-                  own: frozenset[int] = frozenset()) -> NumberCheck:
+def check_numbers(claim_text: str, passage_text: str, own: frozenset[int] = frozenset(),
+                  listed: frozenset[int] = frozenset()) -> NumberCheck:
     """Every number in the claim must appear in the passage; a rival in the same role contradicts.
-    A spelled-out count the answer itself backs ("three options:" and three items, see
-    `enumeration_counts`) or a source lists (`counted`) needs no source; a count in digits only when it counts
-    the answer's own list (`own`: "3 steps: first …, next …, and finally …")."""
+    A count of the answer's own list (`own`, see `enumeration_counts`: "three options:" and three items, "3 steps:
+    first …, next …, and finally …") needs no source; a spelled count of what a cited source lists (`listed`,
+    see `listed_counts`: "four more kinds") neither."""
     claim_nums = [m for m in extract_numbers(claim_text)
-                  if not (m.key.isdigit() and (m.text.strip().isalpha() and int(m.key) in counted
-                                               or int(m.key) in own))]
+                  if not (m.key.isdigit() and (int(m.key) in own
+                                               or m.text.strip().isalpha() and int(m.key) in listed))]
     if not claim_nums:
         return _recounted(claim_text, passage_text) or NumberCheck("n/a", "no numbers")
     source_nums = extract_numbers(passage_text)
