@@ -230,3 +230,45 @@ def test_a_file_path_is_an_identifier_and_a_slash_alone_makes_none() -> None:
                                          "and/or TCP/IP 1/2 -o/--out-dir git+ssh://git@host/npm/cli#v6.0.0 "
                                          "https://example.org/a/b.html") if i.kind == "path"]
     assert paths == ["~/.config/app.toml", "/etc/foo.conf", "docs/conf.py", "./build"]
+
+
+def test_a_word_of_the_same_family_counts_as_the_sources_word() -> None:
+    # SQLite's backup page, Flask's method-override pattern and GIMP's Heal tool, reworded: "recovers" for
+    # "recovery", "violates" for "violation", "smarter" for "more smart", "related" for "relative".
+    sqlite = Source(1, "If a power failure or operating system failure occurs while copying the database file the "
+                       "backup database may be corrupted following system recovery.")
+    flask = Source(1, "In that case it’s possible to “proxy” HTTP methods through another HTTP method in total "
+                      "violation of the protocol.")
+    gimp = Source(1, "And indeed the Healing Tool is a close relative to the Clone Tool, but it is more smart to "
+                     "remove small failures in images.")
+    for answer, source in [
+        ("When the power fails during the copy, the backup may be corrupt once the system recovers [1].", sqlite),
+        ("Proxying a method through another one totally violates the protocol [1].", flask),
+        ("Heal is closely related to Clone but smarter at removing small failures [1].", gimp),
+    ]:
+        report = verify_answer(answer, [source])
+        assert report.faithful
+        assert "absent" not in report.claims[0].reason, report.claims[0].reason
+    # What the source does not say is still named as absent.
+    report = verify_answer("The backup may be corrupt once the system recovers from its swap file [1].", [sqlite])
+    assert "absent: swap" in report.claims[0].reason
+
+
+def test_words_a_source_writes_apart_back_the_word_they_make_together() -> None:
+    # rustdoc's book: "rustdoc adds hyper links to all types in the function signature".
+    source = Source(1, "There is no benefit of explicitly writing it into the documentation, especially since "
+                       "rustdoc adds hyper links to all types in the function signature.")
+    report = verify_answer("rustdoc hyperlinks every type of the signature [1].", [source])
+    assert report.faithful and "absent" not in report.claims[0].reason, report.claims[0].reason
+
+
+def test_a_word_in_quotes_is_the_word() -> None:
+    # Flask's upload pattern lists the extensions as Python strings; Sphinx quotes class names in curly quotes.
+    flask = Source(1, "UPLOAD_FOLDER = '/path/to/the/uploads'\n"
+                      "ALLOWED_EXTENSIONS = {'txt', 'pdf', 'png', 'jpg', 'jpeg', 'gif'}")
+    assert verify_answer("ALLOWED_EXTENSIONS lists txt, pdf, png, jpg, jpeg and gif [1].", [flask]).faithful
+    sphinx = Source(1, "‘sphinx.search.ja.MecabSplitter’: MeCab binding. To use this splitter, ‘mecab’ python "
+                       "binding or dynamic link library (‘libmecab.so’ for linux, ‘libmecab.dll’ for windows) is "
+                       "required.")
+    assert verify_answer("MecabSplitter needs the mecab binding or libmecab.dll [1].", [sphinx]).faithful
+    assert not verify_answer("MecabSplitter needs the mecab binding or libmecab.dll on macOS [1].", [sphinx]).faithful

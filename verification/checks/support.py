@@ -13,19 +13,19 @@ from .negation import NEGATION_CUES, cue_words, negative_prefix
 from textcore.tables import row_text, split_tables
 from textcore.words import specificity, words
 
-from .text import bigrams, content_stems, is_generic_stem, stem
+from .text import bigrams, content_stems, is_generic_stem, root, stem
 from .types import Source, Thresholds
 
 _NEUTRAL = frozenset(NEGATION_CUES)  # negations are judged by the polarity guard, not coverage
 
 
 def _stems(text: str) -> list[str]:
-    """Content stems with negative prefixes split off ("unchanged" counts as "changed"): negation is the
-    polarity guard's business, the words are the support score's."""
+    """Content roots (`text.root`) with negative prefixes split off ("unchanged" counts as "changed"):
+    negation is the polarity guard's business, the words are the support score's."""
     out = []
     for s in content_stems(text, _NEUTRAL):
         rest = negative_prefix(s) if s.startswith(("un", "non")) else None
-        out.append(stem(rest) if rest else s)
+        out.append(root(stem(rest) if rest else s))
     return out
 
 
@@ -42,6 +42,8 @@ class PassageIndex:
     # passage is read in: an answer may name the product the passage never repeats.
     title_stems: frozenset[str] = frozenset()
     vectors: np.ndarray | None = None  # one normalised row per sentence, when embeddings are on
+    # Per sentence, the roots its adjacent words spell when written as one ("hyper links" -> "hyperlink").
+    joined: list[set[str]] = field(default_factory=list)
 
     @classmethod
     def build(cls, source: Source) -> "PassageIndex":
@@ -69,7 +71,21 @@ class PassageIndex:
             sentences = scoped = [source.text]
         stems = [_stems(s) for s in sentences]
         title = frozenset(_stems(source.title)) if source.title else frozenset()
-        return cls(source, sentences, stems, {x for st in stems for x in st} | title, scoped, title)
+        joined = [joined_stems(s) for s in sentences]
+        return cls(source, sentences, stems, {x for st in stems + joined for x in st} | title, scoped, title,
+                   joined=joined)
+
+
+def joined_stems(text: str) -> set[str]:
+    """Roots of the compounds two adjacent words of text make when written as one word ("hyper links",
+    "user name", "look up"): an answer may close up what its source writes apart."""
+    toks = [w.lower() for w in words(text)]
+    out: set[str] = set()
+    for i in range(len(toks) - 1):
+        a, b = toks[i], toks[i + 1]
+        if len(a) > 2 and len(b) > 2:
+            out.add(root(stem(a + b)))
+    return out
 
 
 def rows_as_prose(text: str) -> str:
@@ -125,11 +141,11 @@ def _novel(claim_text: str, c_stems: list[str], union: set[str], min_specificity
     surface: dict[str, str] = {}
     named: set[str] = set()
     for position, word in enumerate(words(claim_text)):
-        surface.setdefault(stem(word.lower()), word)
+        surface.setdefault(root(stem(word.lower())), word)
         # An acronym ("HR", "IT") or a capitalised word inside the sentence names someone or something:
         # new content however common the word is in English.
         if (len(word) > 1 and word.isupper()) or (position > 0 and word[0].isupper()):
-            named.add(stem(word.lower()))
+            named.add(root(stem(word.lower())))
     return tuple(s for s in c_stems if s not in union and not is_generic_stem(s)
                  and (min_specificity <= 0 or s in named or specificity(surface.get(s, s)) >= min_specificity))
 
@@ -148,7 +164,7 @@ def score_support(claim_text: str, passages: list[PassageIndex], claim_vec: np.n
         union |= p.all_stems
         n = len(p.sentences)
         for i in range(n):
-            single = _weighted_coverage(c_stems, set(p.stems[i]) | p.title_stems)
+            single = _weighted_coverage(c_stems, set(p.stems[i]) | p.joined[i] | p.title_stems)
             if single > best_single[0]:
                 best_single = (single, p.sentences[i])
             window: set[str] = set(p.title_stems)
@@ -156,7 +172,7 @@ def score_support(claim_text: str, passages: list[PassageIndex], claim_vec: np.n
             for size in range(1, 4):
                 if i + size > n:
                     break
-                window |= set(p.stems[i + size - 1])
+                window |= set(p.stems[i + size - 1]) | p.joined[i + size - 1]
                 win_bigrams |= bigrams(p.stems[i + size - 1])
                 cov = _weighted_coverage(c_stems, window)
                 bg = len(c_bigrams & win_bigrams) / len(c_bigrams) if c_bigrams else cov

@@ -63,6 +63,7 @@ def stem(word: str) -> str:
     w = word.lower().replace("’", "'")
     if w.endswith("'s"):
         w = w[:-2]
+    w = w.rstrip("'")  # a plural's possessive ("the nodes' centres") is the plural
     w = _SYNONYMS.get(w, w)
     if w.endswith("ses") and len(w) >= 7 and singular(w) == w[:-2]:
         w = w[:-2]  # "aliases" is read as "alias" is, "releases" as "release"
@@ -82,6 +83,27 @@ def stem(word: str) -> str:
     # the stem the canonical word itself gets.
     canonical = _SYNONYMS.get(w)
     return stem(canonical) if canonical and canonical != w else w
+
+
+# Endings that turn one word into another of the same family ("recover" / "recovery", "violates" /
+# "violation", "specific" / "specify", "smart" / "smarter"), stripped from stems at most twice.
+_DERIVATIONAL = ("ion", "ive", "ory", "ery", "ary", "ure", "er", "or", "y", "i", "at", "ic")
+
+
+@lru_cache(maxsize=20000)
+def root(s: str) -> str:
+    """The stem of a word family: `stem`'s output with derivational endings taken off while at least four
+    letters stay ("recoveri" -> "recov", "violat" -> "viol"). Support compares roots, so a sentence reworded
+    into another form of the same word ("the system recovers" for "system recovery") keeps its support;
+    names and numbers are still compared whole by their own guards."""
+    for _ in range(2):
+        for suffix in _DERIVATIONAL:
+            if s.endswith(suffix) and len(s) - len(suffix) >= 4:
+                s = s[: -len(suffix)]
+                break
+        else:
+            break
+    return s
 
 
 # Spelled-out numbers are the number guard's business, not content words.
@@ -117,7 +139,7 @@ def is_generic_stem(s: str) -> bool:
     return s in _GENERIC_STEMS
 
 
-_GENERIC_STEMS = frozenset(stem(w) for w in GENERIC)
+_GENERIC_STEMS = frozenset(stem(w) for w in GENERIC) | frozenset(root(stem(w)) for w in GENERIC)
 
 
 def bigrams(stems: list[str]) -> set[tuple[str, str]]:
