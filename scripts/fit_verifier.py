@@ -53,6 +53,7 @@ GRID = {
     "context_window": [2, 3, 4],
     "context_margin": [0.1, 0.2, 0.3, 0.4, 0.5, 0.6],
     "context_min_rival": [0.2, 0.3, 0.4, 0.5, 0.6, 0.7],
+    "context_min_rival_shared": [0.3, 0.35, 0.4, 0.45, 0.5, 0.6, 0.7],
     "context_other_side": [0.0, 0.25, 0.5, 0.75, 1.0],
 }
 MAX_PASSES = 3

@@ -384,3 +384,22 @@ def test_a_claim_that_joins_two_rows_of_a_table_is_caught() -> None:
     integrations = Source(1, "| | |\n| --- | --- |\n| Pyramid | pyramid_celery |\n| Flask | not needed |\n")
     assert verify_answer("Pyramid: pyramid_celery [1].", [integrations]).faithful
     assert not verify_answer("Pyramid: not needed [1].", [integrations]).faithful
+
+
+def test_a_rival_named_in_the_same_source_sentence_must_agree_more_to_be_an_exchange() -> None:
+    # rustc's linker-plugin LTO page sets its variables line by line; GIMP's paintbrush page lists its options in
+    # one sentence. A claim rewording such a sentence shares words with every name in it; only a rival that
+    # agrees markedly (cut-off `context_min_rival_shared`) says one name took another's place.
+    rustc = Source(1, "If you have dependencies using the cc crate, you will need to set these environment variables:"
+                      "\n\n    set CC=clang-cl\n    set CXX=clang-cl\n"
+                      "    set CFLAGS=/clang:-flto=thin /clang:-fuse-ld=lld-link\n"
+                      "    REM Needed because msvc's lib.exe crashes on LLVM LTO .obj files\n    set AR=llvm-lib")
+    gimp = Source(1, "Mode; Opacity; Brush; Size; Aspect Ratio; Angle; Spacing; Hardness; Dynamics; Dynamics Options; "
+                     "Force; Apply Jitter; Smooth Stroke; Lock brush size to view; Incremental: See the Common Paint "
+                     "Tool Options for a description of tool options that apply to many or all paint tools.")
+    assert verify_answer("The AR setting is needed because msvc's lib.exe crashes on LLVM LTO .obj files [1].",
+                         [rustc]).faithful
+    assert verify_answer("Options such as Mode, Opacity, Brush, Size and Dynamics are covered in the Common Paint "
+                         "Tool Options [1].", [gimp]).faithful
+    report = verify_answer("AR is set to clang-cl [1].", [rustc])
+    assert not report.faithful and "out of place" in report.claims[0].reason

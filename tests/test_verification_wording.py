@@ -272,3 +272,12 @@ def test_a_word_in_quotes_is_the_word() -> None:
                        "required.")
     assert verify_answer("MecabSplitter needs the mecab binding or libmecab.dll [1].", [sphinx]).faithful
     assert not verify_answer("MecabSplitter needs the mecab binding or libmecab.dll on macOS [1].", [sphinx]).faithful
+
+
+def test_the_short_forms_of_technical_writing_are_their_long_forms() -> None:
+    # npm's config page: "configuration values from the command line, environment variables, npmrc files …".
+    source = Source(1, "npm gets its configuration values from the command line, environment variables, npmrc files "
+                       "and the package.json file.")
+    report = verify_answer("npm reads config from the command line, env variables, npmrc files and package.json [1].",
+                           [source])
+    assert report.faithful and "absent" not in report.claims[0].reason, report.claims[0].reason

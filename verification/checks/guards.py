@@ -216,7 +216,8 @@ def assess(claim_text: str, passages: list[PassageIndex], th: Thresholds,
     rows = check_rows(claim_text, [p.source.text for p in passages])
     checks["rows"] = f"{rows.status}: {rows.detail}"
     ctx = check_context(claim_text, [s for p in passages for s in p.sentences], th.context_window,
-                        th.context_margin, th.context_min_rival, th.context_other_side)
+                        th.context_margin, th.context_min_rival, th.context_other_side,
+                        th.context_min_rival_shared)
     checks["context"] = f"{ctx.status}: {ctx.detail}"
 
     anchored_total = nums.status != "n/a" or idents.status != "n/a"

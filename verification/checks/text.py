@@ -47,6 +47,12 @@ _SYNONYMS: dict[str, str] = {
     "ask": "request", "asks": "request", "asked": "request", "apply": "request",
     "remotely": "remote", "home": "remote",
     "laptop": "computer", "laptops": "computer", "device": "computer", "devices": "computer",
+    # Short forms of technical documentation.
+    "config": "configuration", "configs": "configuration", "repo": "repository", "repos": "repository",
+    "dir": "directory", "dirs": "directory", "env": "environment", "arg": "argument", "args": "argument",
+    "param": "parameter", "params": "parameter", "app": "application", "apps": "application",
+    "db": "database", "lib": "library", "libs": "library", "pkg": "package", "deps": "dependency",
+    "spec": "specification", "tmp": "temporary", "temp": "temporary",
 }
 
 _SUFFIXES: tuple[tuple[str, str], ...] = (

@@ -88,6 +88,9 @@ class Thresholds:
     context_window: int = 3
     context_min_rival: float = 0.4
     context_margin: float = 0.3
+    # The share a rival must reach when its source sentence names the claim's entity too (chosen on the dev
+    # cases of 2026-11-30 over 0.3-0.7: the largest value that lost no dev swap).
+    context_min_rival_shared: float = 0.4
     # How much a context word counts when it stands on the other side of the entity in the source than in the
     # claim (1: word order ignored).
     context_other_side: float = 1.0
