@@ -255,3 +255,15 @@ def test_a_negation_moved_to_the_other_item_of_a_contrast_says_the_same(answer: 
     source = Source(n=1, text="The mirror's region does not change the package list, only the download host.")
     report = verify_answer(answer, [source])
     assert report.faithful is faithful, [(v.verdict, v.reason) for v in report.claims]
+
+
+def test_naming_both_poles_of_an_antonym_takes_neither_side() -> None:
+    # SQLite's FTS5 page: "Implicit AND operators are never inserted after or before an expression enclosed in
+    # parenthesis." An answer that says "before or after" says the same.
+    source = Source(1, "Implicit AND operators are never inserted after or before an expression enclosed in "
+                       "parenthesis.")
+    report = verify_answer("Implicit AND operators are never inserted before or after an expression enclosed in "
+                           "parentheses [1].", [source])
+    assert report.faithful, report.claims[0].reason
+    assert not verify_answer("Implicit AND operators are inserted before or after an expression enclosed in "
+                             "parentheses [1].", [source]).faithful

@@ -74,8 +74,16 @@ def _meaning(side: list[Token]) -> set[str]:
 
 
 def _signs(side: list[Token]) -> dict[str, int]:
-    """Antonym-axis signs on one side of an edit."""
-    return {t.axis[0]: t.axis[1] for t in side if t.axis}
+    """Antonym-axis signs on one side of an edit. A side that names both poles of an axis ("before or after",
+    "enable and disable") takes neither side of it."""
+    signs: dict[str, int] = {}
+    both: set[str] = set()
+    for t in side:
+        if t.axis:
+            axis, sign = t.axis
+            if signs.setdefault(axis, sign) != sign:
+                both.add(axis)
+    return {axis: sign for axis, sign in signs.items() if axis not in both}
 
 
 def _conflict(edit: _Edit) -> str | None:
