@@ -267,3 +267,18 @@ def test_naming_both_poles_of_an_antonym_takes_neither_side() -> None:
     assert report.faithful, report.claims[0].reason
     assert not verify_answer("Implicit AND operators are inserted before or after an expression enclosed in "
                              "parentheses [1].", [source]).faithful
+
+
+def test_a_negative_prefixed_word_before_its_noun_does_not_negate_the_clause() -> None:
+    # Flask's request-context page and SQLite's VACUUM page: "unhandled exceptions are not converted",
+    # "the unused disk space is added to an internal free-list". The prefix describes the noun; the clause says
+    # what it says with or without it.
+    flask = Source(1, "In debug mode, unhandled exceptions are not converted to a 500 response and instead are "
+                      "propagated to the WSGI server.")
+    sqlite = Source(1, "When content is deleted from an SQLite database, the unused disk space is added to an "
+                       "internal free-list and is reused the next time data is inserted.")
+    assert verify_answer("With debug mode on, such exceptions are not converted into a 500 response [1].",
+                         [flask]).faithful
+    assert not verify_answer("With debug mode on, such exceptions are converted into a 500 response [1].",
+                             [flask]).faithful
+    assert verify_answer("After a delete, the freed disk space goes on an internal free-list [1].", [sqlite]).faithful

@@ -176,11 +176,20 @@ def cue_words(text: str) -> list[str]:
 
 def flips(clause: list[Token]) -> int:
     """Negations and negating words in a stretch of tokens. A negative-prefixed word negates itself, so
-    saying it twice is one negation ("see the unpublish policies on how npm treats unpublish")."""
-    prefixed = {t.surface for t in clause if t.key == NEG and t.surface not in NEGATION_CUES}
+    saying it twice is one negation ("see the unpublish policies on how npm treats unpublish"), and one that
+    describes the word after it negates none of the clause ("unhandled exceptions are not converted")."""
+    prefixed = {t.surface for i, t in enumerate(clause) if t.key == NEG and t.surface not in NEGATION_CUES
+                and not (negative_prefix(t.surface) and _modifies_next(clause, i))}
     return len(prefixed) + sum(1 for t in clause if (t.key == NEG and t.surface in NEGATION_CUES)
                                or (t.content and t.key in IMPLICIT_NEGATIONS))
 
+
+
+def _modifies_next(clause: list[Token], i: int) -> bool:
+    """The negative-prefixed word at i (its NEG token, then its word) stands before a content word it
+    describes ("unhandled exceptions", "the unused disk space", "a non-negative iCol"): it negates its own
+    word, not what the clause says of that content word."""
+    return i + 2 < len(clause) and clause[i + 2].content
 
 
 def clause_of(toks: list[Token], i: int) -> tuple[int, int]:
