@@ -281,3 +281,17 @@ def test_the_short_forms_of_technical_writing_are_their_long_forms() -> None:
     report = verify_answer("npm reads config from the command line, env variables, npmrc files and package.json [1].",
                            [source])
     assert report.faithful and "absent" not in report.claims[0].reason, report.claims[0].reason
+
+
+def test_single_quotes_hug_what_they_quote() -> None:
+    from textcore.identifiers import identifiers
+
+    # GNU screen's XC capability: "The '\\' character quotes the special characters '\\', '%', and ','." Between
+    # two quoted characters stands prose (", quote it with "), not a quote.
+    answer = "To use a real '%', quote it with '\\', which likewise quotes '\\' and ',' [1]."
+    quoted = [i.text for i in identifiers(answer) if i.kind == "quote"]
+    assert not any(q.startswith((",", " ")) or q.endswith(" ") for q in quoted), quoted
+    source = Source(1, "A quoting mechanism was added to make it possible to use a real '%'. The '\\' character "
+                       "quotes the special characters '\\', '%', and ','.")
+    assert verify_answer(answer, [source]).faithful
+    assert [i.text for i in identifiers("Set it to 'none' or 'auto'.") if i.kind == "quote"] == ["none", "auto"]

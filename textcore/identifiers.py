@@ -37,7 +37,9 @@ _QUOTE_RES = (
     ("backtick", re.compile(r"`([^`\n]{1,120})`")),
     ("quote", re.compile(r"\"([^\"\n]{1,120})\"")),
     ("quote", re.compile(r"“([^”\n]{1,120})”")),
-    ("quote", re.compile(r"(?<![\w])'([^'\n]{2,80})'(?![\w])")),
+    # Single quotes hug what they quote ("'none'"); apostrophes around words ("a ' character, quote it with '")
+    # have space or punctuation inside them.
+    ("quote", re.compile(r"(?<![\w])'(?=[^\s,;.])([^'\n]{2,80})(?<=\S)'(?![\w])")),
 )
 # The old Unix quotes, a backtick opening and an apostrophe closing ("`Umask' is a synonym to `aclumask'"):
 # read first, so that two of them are not one backtick quote of the words between them.
