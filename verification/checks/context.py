@@ -209,8 +209,8 @@ def _aliases(sentences: tuple[str, ...]) -> tuple[tuple[str, ...], dict[str, str
     return tuple(cleaned), {k: find(k) for k in alias}
 
 
-def check_context(claim_text: str, sentences: list[str], window: int, margin: float,
-                  min_rival: float = 0.0, other_side: float = 1.0, min_rival_shared: float | None = None) -> ContextCheck:
+def check_context(claim_text: str, sentences: list[str], window: int, margin: float, min_rival: float = 0.0,
+                  other_side: float = 1.0, min_rival_shared: float | None = None) -> ContextCheck:
     """Conflict when another entity's source context agrees with the words around a claim entity by at
     least `min_rival`, and by `margin` more than the entity's own source context (both as shares of the
     claim context's weight). A rival the claim also names counts only when the two changed places. A rival

@@ -99,7 +99,7 @@ _DERIVATIONAL = ("ion", "ive", "ory", "ery", "ary", "ure", "er", "or", "y", "i",
 @lru_cache(maxsize=20000)
 def root(s: str) -> str:
     """The stem of a word family: `stem`'s output with derivational endings taken off while at least four
-    letters stay ("recoveri" -> "recov", "violat" -> "viol"). Support compares roots, so a sentence reworded
+    letters stay ("recovery" -> "recov", "violat" -> "viol"). Support compares roots, so a sentence reworded
     into another form of the same word ("the system recovers" for "system recovery") keeps its support;
     names and numbers are still compared whole by their own guards."""
     for _ in range(2):
