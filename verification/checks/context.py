@@ -210,14 +210,12 @@ def _aliases(sentences: tuple[str, ...]) -> tuple[tuple[str, ...], dict[str, str
 
 
 def check_context(claim_text: str, sentences: list[str], window: int, margin: float, min_rival: float = 0.0,
-                  other_side: float = 1.0, min_rival_shared: float | None = None) -> ContextCheck:
+                  other_side: float = 1.0, min_rival_shared: float = 0.0) -> ContextCheck:
     """Conflict when another entity's source context agrees with the words around a claim entity by at
     least `min_rival`, and by `margin` more than the entity's own source context (both as shares of the
     claim context's weight). A rival the claim also names counts only when the two changed places. A rival
     whose sentence names the claim's entity too must agree by `min_rival_shared`: a claim that rewords that
-    sentence shares words with both, wherever in it the two stand."""
-    if min_rival_shared is None:
-        min_rival_shared = min_rival
+    sentence shares words with both, wherever in it the two stand (0: no more than `min_rival`)."""
     sentences, alias = _aliases(tuple(sentences))
     claim_seq = [alias.get(t, t) for t in sequence(claim_text)]
     entities = [k for k in dict.fromkeys(claim_seq) if k.startswith("@")]
