@@ -282,3 +282,20 @@ def test_a_negative_prefixed_word_before_its_noun_does_not_negate_the_clause() -
     assert not verify_answer("With debug mode on, such exceptions are converted into a 500 response [1].",
                              [flask]).faithful
     assert verify_answer("After a delete, the freed disk space goes on an internal free-list [1].", [sqlite]).faithful
+
+
+PHRASE_SOURCE = ("Refunds are issued for annual plans, but not for monthly plans. The refund window is 30 days. "
+                 "The price of the plan and its start date have no effect on the refund window.")
+
+
+@pytest.mark.parametrize("answer, faithful", [
+    # A "not" before a preposition or an article denies one phrase against another, not a verb.
+    ("Refunds are issued for annual plans, except for monthly plans [1].", True),
+    ("The refund window is 30 days, and neither the price of the plan nor its start date changes it [1].", True),
+    # A negation of the verb is still read as one.
+    ("Refunds are not issued for annual plans [1].", False),
+    ("The refund window is not 30 days for monthly plans [1].", False),
+])
+def test_a_negation_that_denies_a_phrase_is_not_a_negated_verb(answer: str, faithful: bool) -> None:
+    report = verify_answer(answer, [Source(n=1, text=PHRASE_SOURCE)])
+    assert report.faithful is faithful, [(v.verdict, v.reason) for v in report.claims]

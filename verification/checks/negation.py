@@ -291,6 +291,32 @@ def negated_head(clause: list[Token]) -> str | None:
     return None
 
 
+# A "not" right before one of these negates the phrase it opens ("not for blanket implementations", "not every
+# file", "(not) a TokenBucket instance"), unless a verb stands before it ("is not in the list", "can not a").
+_PHRASE_OPENERS = frozenset("a an the every all each any for of with from by as".split())
+_VERBAL = frozenset("is are was were be been being am do does did can could will would shall should may might must "
+                    "has have had".split())
+
+
+def phrase_negation(clause: list[Token]) -> bool:
+    """Every negation of the clause denies a phrase, not its verb: "neither … nor" pairs two phrases, and a "not"
+    right before an article, a quantifier or a preposition with no verb before it ("the trait, not for blanket
+    implementations") sets one phrase against another. A claim or source clause of this kind states nothing the
+    other side's clause could contradict by its verb."""
+    negs = [i for i, t in enumerate(clause) if t.key == NEG]
+    if not negs:
+        return False
+    for i in negs:
+        word = clause[i].surface
+        if word in ("neither", "nor"):
+            continue
+        after = next((t.surface for t in clause[i + 1:] if t.surface not in "()"), "")
+        before = next((t.surface for t in reversed(clause[:i]) if t.surface not in "()"), "")
+        if word not in ("not", "(not)") or after not in _PHRASE_OPENERS or before in _VERBAL:
+            return False
+    return True
+
+
 def lexically_negative(clause: list[Token]) -> bool:
     """A clause that says "not" with a word ("stopped", "missing", "disabled", "fails")."""
     return any((t.axis and t.axis[1] < 0) or t.key in IMPLICIT_NEGATIONS for t in clause)

@@ -19,7 +19,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from .negation import (BOUNDARY, CONTRAST, IMPLICIT_NEGATIONS, NEG, Token, clause_of, clauses, clauses_read_whole,
-                       contrasts, flips, lexically_negative, negated_head, reaching, sense, set_aside, specific, stated,
+                       contrasts, flips, lexically_negative, negated_head, phrase_negation, reaching, sense, set_aside, specific, stated,
                        text_of, tokens)
 from .text import is_generic_stem, stem
 
@@ -326,7 +326,7 @@ def _disagreement(clause: list[Token], claim_clauses: list[list[Token]], row: tu
     negated, other_words, other_clauses = ((clause, twin_words, everywhere) if sign < 0
                                            else (twin, specific(clause), claim_clauses))
     affirming, negating = (twin, clause) if sign < 0 else (clause, twin)
-    if set_aside(affirming) & _scope(negating):
+    if set_aside(affirming) & _scope(negating) or phrase_negation(negating):
         return None  # the affirming side sets aside what the other negates ("rather than using a fixed port")
     head = negated_head(negated)
     if head is None or head not in other_words or _negated_elsewhere(negated, other_clauses):
