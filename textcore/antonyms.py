@@ -105,7 +105,7 @@ ANTONYMS: tuple[tuple[str, tuple[str, ...], tuple[str, ...]], ...] = (
     ('inclusive', ('inclusive',),
      ('exclusive',)),
     ('same', ('same', 'identical', 'equal'),
-     ('different', 'distinct')),
+     ('different', 'distinct', 'differ', 'differs', 'differed', 'differing')),
     ('left', ('left',),
      ('right',)),
     ('top', ('top',),
