@@ -80,3 +80,20 @@ def test_a_label_over_code_without_a_blank_line_is_a_paragraph_of_its_own() -> N
         "Synopsis", "    npm adduser\n\n    alias: add-user", "Note: This command is unaware of workspaces."]
     assert [(u.kind, u.text) for u in units_of(text) if "npm adduser" in u.text] == [
         ("code", "    npm adduser\n\n    alias: add-user")]
+
+
+def test_a_sentence_with_a_colon_is_no_term_for_the_sentences_after_it() -> None:
+    """"Plans come in three tiers: …" leads in with a verb: the sentences after it are not its definition and
+    do not carry it in front ("Plans come in three tiers: Upgrades take effect …" would say something else).
+    A definition's term still does ("sidebarwidth (int or str): Defaults to 230 pixels.")."""
+    from knowledge.answering.units import units_of
+    from textcore.sentences import is_term
+
+    text = "Plans have three tiers: free, team, and enterprise. Upgrades take effect at once. They are prorated."
+    assert [u.text for u in units_of(text)] == [
+        "Plans have three tiers: free, team, and enterprise.", "Upgrades take effect at once.", "They are prorated."]
+    defined = units_of("sidebarwidth (int or str): Width of the sidebar. Defaults to 230 pixels.")
+    assert [u.text for u in defined] == ["sidebarwidth (int or str): Width of the sidebar.",
+                                         "sidebarwidth (int or str): Defaults to 230 pixels."]
+    assert is_term("History brush") and is_term("Default") and not is_term("You can use")
+    assert not is_term("one two three four five six seven eight nine")

@@ -12,7 +12,7 @@ from __future__ import annotations
 import re
 
 __all__ = ["sentence_spans", "split_sentences", "paragraphs", "is_code_block", "LIST_ITEM", "ABBREVIATIONS",
-           "MARKER_NUMBERS"]
+           "MARKER_NUMBERS", "TERM_MAX_WORDS", "is_term"]
 
 # Words that end with a period without ending a sentence (lower case, without the final dot).
 ABBREVIATIONS = frozenset(
@@ -36,6 +36,17 @@ _AFTER_MARKER = re.compile(rf"\[{MARKER_NUMBERS}\]$")
 # At most this many words before a colon make a definition's term ("SESSION_COOKIE_NAME: …"): the answer path
 # shows a definition's later sentences with it in front, and the checker reads that form back as a quote.
 TERM_MAX_WORDS = 8
+# A verb or a subject says the words before a colon are a sentence leading in, not a name ("Paths in Rust have
+# three namespaces: type, value, and macro", "You can use: …").
+_CLAUSE_CUES = frozenset("is are was were be been has have had do does did can could will would shall should may "
+                         "might must i you we they he she it there".split())
+
+
+def is_term(text: str) -> bool:
+    """The words before a colon name what follows (a definition's term, a field, a label): at most
+    TERM_MAX_WORDS words and none of them a verb or a subject of a clause."""
+    words = text.split()
+    return 0 < len(words) <= TERM_MAX_WORDS and not any(w.lower() in _CLAUSE_CUES for w in words)
 
 
 def code_block(lines: list[str]) -> str:

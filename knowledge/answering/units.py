@@ -13,7 +13,7 @@ import re
 from dataclasses import dataclass
 
 from textcore.injection import addresses_assistant
-from textcore.sentences import LIST_ITEM, TERM_MAX_WORDS, is_code_block, paragraphs, sentence_spans
+from textcore.sentences import LIST_ITEM, TERM_MAX_WORDS, is_code_block, is_term, paragraphs, sentence_spans
 from textcore.tables import row_text, split_row
 
 _TABLE_SEPARATOR = re.compile(r"^\|?\s*:?-{2,}")
@@ -137,7 +137,7 @@ def units_of(text: str, heading: str = "") -> list[Unit]:
             continue
         term_match = _TERM.match(block.strip())
         term = term_match.group("term").strip() if term_match else ""
-        if len(term.split()) > TERM_MAX_WORDS or LIST_ITEM.match(block.strip()):
+        if not is_term(term) or LIST_ITEM.match(block.strip()):
             term = ""  # a sentence with a colon, or a list whose first item names its own term: no definition
         if name_line or (section and _is_field(block)):
             term = section  # a setting's fields belong to the setting, not to a term "Default"
@@ -152,7 +152,7 @@ def units_of(text: str, heading: str = "") -> list[Unit]:
             if item:
                 own = _TERM.match(body)
                 named = _TYPE_NOTE.sub("", own.group("term")).strip() if own else ""
-                item_term = named if len(named.split()) <= TERM_MAX_WORDS else ""
+                item_term = named if is_term(named) else ""
             if not body or addresses_assistant(body):
                 continue  # an order to the assistant inside a document is data, never an answer
             unit_term = item_term or term

@@ -9,7 +9,7 @@ from urllib.parse import urlsplit
 import numpy as np
 
 from textcore.markers import SPACED_MARKER_RE, marker_numbers
-from textcore.sentences import TERM_MAX_WORDS
+from textcore.sentences import is_term
 
 from .context import check_context
 from .enumerations import listed_counts
@@ -116,7 +116,7 @@ def _quoted(claim_text: str, source_text: str) -> bool:
     if _words_only(claim_text) in source:
         return True
     term, colon, body = claim_text.partition(": ")
-    if not colon or not 0 < len(term.split()) <= TERM_MAX_WORDS:
+    if not colon or not is_term(term):
         return False
     at = source.find(_words_only(term))
     return at >= 0 and _words_only(body) in source[at:]
