@@ -97,3 +97,13 @@ def test_a_sentence_with_a_colon_is_no_term_for_the_sentences_after_it() -> None
                                          "sidebarwidth (int or str): Defaults to 230 pixels."]
     assert is_term("History brush") and is_term("Default") and not is_term("You can use")
     assert not is_term("one two three four five six seven eight nine")
+
+
+def test_a_word_in_quotes_is_the_word() -> None:
+    """An apostrophe within a word stays ("don't", "rock'n'roll"); one that closes a quote ("'txt'", "‘mecab’") or
+    a plural's possessive ("the nodes' centres") is no part of the word, for the answer path as for the checker."""
+    from textcore.words import content_words, words
+
+    assert words("Set 'txt' and ‘mecab’ for the nodes' centres, don't wait.") == [
+        "Set", "txt", "and", "mecab", "for", "the", "nodes", "centres", "don't", "wait"]
+    assert content_words("rock'n'roll 'quoted phrase'") == ["rock'n'roll", "quoted", "phrase"]

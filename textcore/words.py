@@ -6,7 +6,7 @@ import re
 
 __all__ = ["STOPWORDS", "WORD_NUMBERS", "WORD_RE", "words", "content_words", "is_content", "expand_contractions"]
 
-WORD_RE = re.compile(r"[A-Za-z][A-Za-z'’]*")
+WORD_RE = re.compile(r"[A-Za-z](?:[A-Za-z]|['’](?=[A-Za-z]))*")
 
 STOPWORDS = frozenset(
     """a about above after again against all also am an and any are aren't as at be because been
@@ -56,7 +56,8 @@ def expand_contractions(text: str) -> str:
 
 
 def words(text: str) -> list[str]:
-    """Alphabetic word tokens in order (apostrophes kept, hyphens and dots split)."""
+    """Alphabetic word tokens in order (apostrophes within a word kept: "don't"; one that opens or closes a quote
+    or a plural's possessive is no part of it: "'txt'" is "txt"; hyphens and dots split)."""
     return [w.replace("’", "'") for w in WORD_RE.findall(text)]
 
 
