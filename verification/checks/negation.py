@@ -291,8 +291,8 @@ def negated_head(clause: list[Token]) -> str | None:
     return None
 
 
-# A "not" right before one of these negates the phrase it opens ("not for blanket implementations", "not every
-# file", "(not) a TokenBucket instance"), unless a verb stands before it ("is not in the list", "can not a").
+# A "not" right before one of these negates the phrase it opens ("not for monthly plans", "not every file", a
+# "(not) a list" carried over "or"), unless a verb stands before it ("is not in the list", "is not for production use").
 _PHRASE_OPENERS = frozenset("a an the every all each any for of with from by as".split())
 _VERBAL = frozenset("is are was were be been being am do does did can could will would shall should may might must "
                     "has have had".split())
@@ -300,8 +300,8 @@ _VERBAL = frozenset("is are was were be been being am do does did can could will
 
 def phrase_negation(clause: list[Token]) -> bool:
     """Every negation of the clause denies a phrase, not its verb: "neither … nor" pairs two phrases, and a "not"
-    right before an article, a quantifier or a preposition with no verb before it ("the trait, not for blanket
-    implementations") sets one phrase against another. A claim or source clause of this kind states nothing the
+    right before an article, a quantifier or a preposition with no verb before it ("for annual plans, not for monthly
+    plans") sets one phrase against another. A claim or source clause of this kind states nothing the
     other side's clause could contradict by its verb."""
     negs = [i for i, t in enumerate(clause) if t.key == NEG]
     if not negs:

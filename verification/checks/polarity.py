@@ -19,8 +19,8 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from .negation import (BOUNDARY, CONTRAST, IMPLICIT_NEGATIONS, NEG, Token, clause_of, clauses, clauses_read_whole,
-                       contrasts, flips, lexically_negative, negated_head, phrase_negation, reaching, sense, set_aside, specific, stated,
-                       text_of, tokens)
+                       contrasts, flips, lexically_negative, negated_head, phrase_negation, reaching, sense, set_aside,
+                       specific, stated, text_of, tokens)
 from .text import is_generic_stem, stem
 
 
@@ -327,7 +327,9 @@ def _disagreement(clause: list[Token], claim_clauses: list[list[Token]], row: tu
                                            else (twin, specific(clause), claim_clauses))
     affirming, negating = (twin, clause) if sign < 0 else (clause, twin)
     if set_aside(affirming) & _scope(negating) or phrase_negation(negating):
-        return None  # the affirming side sets aside what the other negates ("rather than using a fixed port")
+        # The affirming side sets aside what the other negates ("rather than using a fixed port"), or the negating
+        # side denies a phrase, not its verb ("annual plans, not monthly ones"): nothing to compare by the verb.
+        return None
     head = negated_head(negated)
     if head is None or head not in other_words or _negated_elsewhere(negated, other_clauses):
         return None
