@@ -47,8 +47,9 @@ def _base(source: str) -> str:
 
 def _matches(expected: str, retrieved: str, *, section: bool = True) -> bool:
     """'a.md' matches any section of a.md; 'a.md#frag' matches that section only (or, when section
-    is False, any section of a.md)."""
-    if "#" in expected and section:
+    is False, any section of a.md). 'a.md#' (a section without an anchor of its own) is the document's
+    whole text, as 'a.md' is."""
+    if expected.partition("#")[2] and section:
         return retrieved == expected
     return _base(retrieved) == _base(expected)
 

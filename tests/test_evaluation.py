@@ -20,6 +20,8 @@ FLOORS = json.loads((ROOT / "fixtures" / "eval" / "floors.json").read_text())
     (["a.md#y"], ["a.md#x", "a.md#y"], 1, 0.0, 0.5),
     (["a.md", "c.md"], ["a.md", "b.md", "c.md"], 2, 0.5, 1.0),
     (["a.md"], ["b.md", "b.md#2", "c.md", "d.md", "e.md", "a.md"], 5, 0.0, 1 / 6),
+    # A page with no anchor of its own: its chunks cite it as "a.md", an expected source may write "a.md#".
+    (["a.md#"], ["b.md#x", "a.md"], 5, 1.0, 0.5),
 ])
 def test_metric_definitions(expected, ranked, k, recall, rr):
     assert recall_at_k(expected, ranked, k) == pytest.approx(recall)
