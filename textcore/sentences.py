@@ -11,6 +11,8 @@ from __future__ import annotations
 
 import re
 
+from textcore.words import AUXILIARIES
+
 __all__ = ["sentence_spans", "split_sentences", "paragraphs", "is_code_block", "LIST_ITEM", "ABBREVIATIONS",
            "MARKER_NUMBERS", "TERM_MAX_WORDS", "is_term"]
 
@@ -38,8 +40,7 @@ _AFTER_MARKER = re.compile(rf"\[{MARKER_NUMBERS}\]$")
 TERM_MAX_WORDS = 8
 # A verb or a subject says the words before a colon are a sentence leading in, not a name ("Paths in Rust have
 # three namespaces: type, value, and macro", "You can use: …").
-_CLAUSE_CUES = frozenset("is are was were be been has have had do does did can could will would shall should may "
-                         "might must i you we they he she it there".split())
+_CLAUSE_CUES = AUXILIARIES | frozenset("i you we they he she it there".split())
 
 
 def is_term(text: str) -> bool:

@@ -4,9 +4,13 @@ from __future__ import annotations
 
 import re
 
-__all__ = ["STOPWORDS", "WORD_NUMBERS", "WORD_RE", "words", "content_words", "is_content", "expand_contractions"]
+__all__ = ["AUXILIARIES", "STOPWORDS", "WORD_NUMBERS", "WORD_RE", "words", "content_words", "is_content",
+           "expand_contractions"]
 
 WORD_RE = re.compile(r"[A-Za-z](?:[A-Za-z]|['’](?=[A-Za-z]))*")
+# The auxiliary, modal and copular verbs: a word of a clause's verb phrase ("is", "can", "has", "do").
+AUXILIARIES = frozenset("am is are was were be been being has have had do does did can could will would shall should "
+                        "may might must".split())
 
 STOPWORDS = frozenset(
     """a about above after again against all also am an and any are aren't as at be because been

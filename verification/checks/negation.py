@@ -13,7 +13,7 @@ from dataclasses import dataclass
 from functools import lru_cache
 
 from textcore.antonyms import WORD_AXES as AXES
-from textcore.words import STOPWORDS
+from textcore.words import AUXILIARIES, STOPWORDS
 
 from .text import is_generic_stem, stem
 
@@ -232,8 +232,6 @@ def clauses(toks: list[Token]) -> list[list[Token]]:
 _CONJUNCT_MAX_WORDS = 3
 _COORDINATORS = frozenset({"or", "and", "nor"})
 _DETERMINERS = frozenset("a an the any its their his her your our my other another".split())
-_AUXILIARIES = frozenset("is are was were be been being has have had do does did can could will would shall "
-                         "should may might must".split())
 
 
 def clauses_read_whole(toks: list[Token]) -> list[list[Token]]:
@@ -264,13 +262,13 @@ def clauses_read_whole(toks: list[Token]) -> list[list[Token]]:
             continue
         # After a comma the coordinator joins a clause with a subject of its own ("you can't paint, and the cursor
         # shows you this"), not one more object.
-        object_only = (conjunct[0].surface in _DETERMINERS and not any(t.surface in _AUXILIARIES for t in conjunct)
+        object_only = (conjunct[0].surface in _DETERMINERS and not any(t.surface in AUXILIARIES for t in conjunct)
                        and gaps[i] == [joins[i]])
         # "If no positional argument or --call option is provided": "no" opens a noun phrase that the
         # conjunct continues (the clause before has no verb), so the verb after it is said of both, negated.
         # A comma before the "or" joins two conditions instead ("with no files given, or with a file name of -").
         continued_no = (gaps[i] == [joins[i]] and joins[i] != "and" and any(t.surface == "no" for t in out[i - 1])
-                        and not any(t.surface in _AUXILIARIES for t in out[i - 1]))
+                        and not any(t.surface in AUXILIARIES for t in out[i - 1]))
         if object_only or continued_no:
             out[i] = [Token(NEG, "(not)", False)] + conjunct
     return out
@@ -294,8 +292,6 @@ def negated_head(clause: list[Token]) -> str | None:
 # A "not" right before one of these negates the phrase it opens ("not for monthly plans", "not every file", a
 # "(not) a list" carried over "or"), unless a verb stands before it ("is not in the list", "is not for production use").
 _PHRASE_OPENERS = frozenset("a an the every all each any for of with from by as".split())
-_VERBAL = frozenset("is are was were be been being am do does did can could will would shall should may might must "
-                    "has have had".split())
 
 
 def phrase_negation(clause: list[Token]) -> bool:
@@ -312,7 +308,7 @@ def phrase_negation(clause: list[Token]) -> bool:
             continue
         after = next((t.surface for t in clause[i + 1:] if t.surface not in "()"), "")
         before = next((t.surface for t in reversed(clause[:i]) if t.surface not in "()"), "")
-        if word not in ("not", "(not)") or after not in _PHRASE_OPENERS or before in _VERBAL:
+        if word not in ("not", "(not)") or after not in _PHRASE_OPENERS or before in AUXILIARIES:
             return False
     return True
 
