@@ -299,3 +299,26 @@ PHRASE_SOURCE = ("Refunds are issued for annual plans, but not for monthly plans
 def test_a_negation_that_denies_a_phrase_is_not_a_negated_verb(answer: str, faithful: bool) -> None:
     report = verify_answer(answer, [Source(n=1, text=PHRASE_SOURCE)])
     assert report.faithful is faithful, [(v.verdict, v.reason) for v in report.claims]
+
+
+AXIS_SOURCE = ("Uploads cannot go to a network share, so the target has to be a local folder given without a "
+               "trailing slash. The linter does not stop on import errors when a module is missing; it reports "
+               "them and goes on. The mirror does not create index entries for the copied pages. The user cache "
+               "is not read in global mode.")
+
+
+@pytest.mark.parametrize("answer, faithful", [
+    # The same pole words, negated as often: only where a negation reaches differs, and that is no antonym.
+    ("Since the uploader doesn't support network shares, the target must be a local folder, written without a "
+     "trailing slash [1].", True),
+    ("When a module is missing, import errors don't stop the linter: it reports them and goes on [1].", True),
+    ("The mirror creates no index entries for the copied pages [1].", True),
+    # The other pole, or a negation taken away, still contradicts.
+    ("Since the uploader doesn't support network shares, the target must be a local folder, written without a "
+     "leading slash [1].", False),
+    ("The user cache is read in global mode [1].", False),
+    ("The mirror creates index entries for the copied pages [1].", False),
+])
+def test_an_antonym_conflict_needs_the_pole_words_to_differ(answer: str, faithful: bool) -> None:
+    report = verify_answer(answer, [Source(n=1, text=AXIS_SOURCE)])
+    assert report.faithful is faithful, [(v.verdict, v.reason) for v in report.claims]

@@ -236,7 +236,7 @@ def _axis_conflict(claim: list[Token], source: list[Token], others: Sequence[lis
     written to tape is padded, so when the block is read …"). A converse pair says one relation from either
     end ("stems it after diacritics are removed" == "diacritics are removed before stemming"): its poles
     conflict only when the word beside them also stands on the same side of them in both texts."""
-    def poles(toks: list[Token], sided: bool) -> dict[tuple[str, str], set[int]]:
+    def poles(toks: list[Token], sided: bool, negated: bool = True) -> dict[tuple[str, str], set[int]]:
         out: dict[tuple[str, str], set[int]] = {}
         for i, t in enumerate(toks):
             if not t.axis or _preposition(toks, i):
@@ -244,7 +244,7 @@ def _axis_conflict(claim: list[Token], source: list[Token], others: Sequence[lis
             start, end = clause_of(toks, i)
             if _both_poles(toks, i, start, end):
                 continue
-            flip = -1 if reaching(toks[start:], i - start) else 1
+            flip = -1 if negated and reaching(toks[start:], i - start) else 1
             for j in range(max(start, i - 2), min(end, i + 3)):
                 u = toks[j]
                 if u.content and not is_generic_stem(u.key):
@@ -258,8 +258,13 @@ def _axis_conflict(claim: list[Token], source: list[Token], others: Sequence[lis
         for toks in others:
             for pair, signs in poles(toks, sided).items():
                 elsewhere.setdefault(pair, set()).update(signs)
+        # Where claim and source use the same pole and negate as often, they differ only in how far a
+        # negation reaches, which the reading of reach cannot settle: the pole words must differ.
+        said = poles(claim, sided, False), poles(source, sided, False)
+        as_often = _negating(claim) == _negating(source)
         return [pair for pair, signs in pc.items()
-                if (other := ps.get(pair)) and not (signs & other) and not (signs & elsewhere.get(pair, set()))]
+                if (other := ps.get(pair)) and not (signs & other) and not (signs & elsewhere.get(pair, set()))
+                and not (as_often and said[0][pair] & said[1][pair])]
 
     found = conflicts(False)
     if any(axis in CONVERSE_AXES for axis, _ in found):
