@@ -322,3 +322,20 @@ AXIS_SOURCE = ("Uploads cannot go to a network share, so the target has to be a 
 def test_an_antonym_conflict_needs_the_pole_words_to_differ(answer: str, faithful: bool) -> None:
     report = verify_answer(answer, [Source(n=1, text=AXIS_SOURCE)])
     assert report.faithful is faithful, [(v.verdict, v.reason) for v in report.claims]
+
+
+IF_NOT_SOURCE = ("The server listens on port 8080 if not already set in the config file. Most, if not all, plugins "
+                 "load at start-up.")
+
+
+@pytest.mark.parametrize("answer, faithful", [
+    # "if not set" is a condition with its verb left out: "if it is not set".
+    ("When the config file doesn't already set a port, the server listens on 8080 [1].", True),
+    ("When the config file already sets a port, the server listens on 8080 [1].", False),
+    # "most, if not all" ranks a quantity: it negates nothing.
+    ("Most, if not all, plugins load at start-up [1].", True),
+    ("Most plugins, if not all of them, load at start-up [1].", True),
+])
+def test_if_not_before_a_verb_is_a_negated_condition(answer: str, faithful: bool) -> None:
+    report = verify_answer(answer, [Source(n=1, text=IF_NOT_SOURCE)])
+    assert report.faithful is faithful, [(v.verdict, v.reason) for v in report.claims]
