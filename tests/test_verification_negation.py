@@ -325,13 +325,14 @@ def test_an_antonym_conflict_needs_the_pole_words_to_differ(answer: str, faithfu
 
 
 IF_NOT_SOURCE = ("The server listens on port 8080 if not already set in the config file. Most, if not all, plugins "
-                 "load at start-up.")
+                 "load at start-up. Uploads of large video files are rejected if not allowed by the workspace admin.")
 
 
 @pytest.mark.parametrize("answer, faithful", [
     # "if not set" is a condition with its verb left out: "if it is not set".
     ("When the config file doesn't already set a port, the server listens on 8080 [1].", True),
     ("When the config file already sets a port, the server listens on 8080 [1].", False),
+    ("Uploads of large video files are rejected if allowed by the workspace admin [1].", False),
     # "most, if not all" ranks a quantity: it negates nothing.
     ("Most, if not all, plugins load at start-up [1].", True),
     ("Most plugins, if not all of them, load at start-up [1].", True),

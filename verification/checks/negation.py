@@ -32,7 +32,7 @@ NEGATION_CUES = frozenset(
 # Phrases with a negation word that do not negate the claim ("whether or not", "no later than", "most, if not all";
 # "if not set" is a negated condition, "if it is not set").
 _NOT_NEGATIONS = re.compile(
-    r"\b(?:whether or not|not only|not just|if not (?=all|most|every|each|many|entirely|completely|always)|"
+    r"\b(?:whether or not|not only|not just|if not (?=(?:all|most|every|each|many|entirely|completely|always)\b)|"
     r"no (?:later|earlier|sooner|more|less|fewer) than|"
     r"not (?:later|earlier|more|less|fewer) than|no matter)\b", re.I)
 _TOKEN = re.compile(r"[a-z0-9][a-z0-9'_-]*|[,;:()]|\.(?=\s|$)")

@@ -235,7 +235,8 @@ def _axis_conflict(claim: list[Token], source: list[Token], others: Sequence[lis
     and that no other cited sentence pairs with the claim's pole (a claim may join two sentences: "data
     written to tape is padded, so when the block is read …"). A converse pair says one relation from either
     end ("stems it after diacritics are removed" == "diacritics are removed before stemming"): its poles
-    conflict only when the word beside them also stands on the same side of them in both texts."""
+    conflict only when the word beside them also stands on the same side of them in both texts. Sides that use the
+    same pole and negate as often differ only in a negation's reach, which cannot be settled: no conflict."""
     def poles(toks: list[Token], sided: bool, negated: bool = True) -> dict[tuple[str, str], set[int]]:
         out: dict[tuple[str, str], set[int]] = {}
         for i, t in enumerate(toks):
@@ -258,13 +259,12 @@ def _axis_conflict(claim: list[Token], source: list[Token], others: Sequence[lis
         for toks in others:
             for pair, signs in poles(toks, sided).items():
                 elsewhere.setdefault(pair, set()).update(signs)
-        # Where claim and source use the same pole and negate as often, they differ only in how far a
-        # negation reaches, which the reading of reach cannot settle: the pole words must differ.
+        found = [pair for pair, signs in pc.items()
+                 if (other := ps.get(pair)) and not (signs & other) and not (signs & elsewhere.get(pair, set()))]
+        if not found or _negating(claim) != _negating(source):
+            return found
         said = poles(claim, sided, False), poles(source, sided, False)
-        as_often = _negating(claim) == _negating(source)
-        return [pair for pair, signs in pc.items()
-                if (other := ps.get(pair)) and not (signs & other) and not (signs & elsewhere.get(pair, set()))
-                and not (as_often and said[0][pair] & said[1][pair])]
+        return [pair for pair in found if not said[0][pair] & said[1][pair]]
 
     found = conflicts(False)
     if any(axis in CONVERSE_AXES for axis, _ in found):
