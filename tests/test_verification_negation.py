@@ -7,6 +7,12 @@ import pytest
 from verification.checks import Source, verify_answer
 
 
+def assert_reads(answer: str, sources: list[Source], faithful: bool) -> None:
+    """The checker reads the answer as faithful to the sources, or not, as the case says; the reasons show why."""
+    report = verify_answer(answer, sources)
+    assert report.faithful is faithful, [(v.verdict, v.reason) for v in report.claims]
+
+
 NAME_SOURCE = ("With manager approval, you may take PTO before it has accrued, down to a balance of minus 3 days. "
                "The outgoing primary writes a handoff note before 10:00 Pacific on Monday.")
 
@@ -19,8 +25,7 @@ NAME_SOURCE = ("With manager approval, you may take PTO before it has accrued, d
     ("The outgoing primary writes the handoff note before 10:00 Pacific time on Monday [1].", True),
 ])
 def test_names_absent_from_the_source_and_swapped_directions_are_caught(answer: str, faithful: bool) -> None:
-    report = verify_answer(answer, [Source(n=1, text=NAME_SOURCE)])
-    assert report.faithful is faithful, [(v.verdict, v.reason) for v in report.claims]
+    assert_reads(answer, [Source(n=1, text=NAME_SOURCE)], faithful)
 
 
 @pytest.mark.parametrize("text, names", [
@@ -58,8 +63,7 @@ HANDBOOK = Source(1, "Laptops are replaced every three years. The service desk k
     ("Contoso replaces laptops every three years [1].", False),
 ])
 def test_the_document_title_is_context_for_names(answer: str, faithful: bool) -> None:
-    report = verify_answer(answer, [HANDBOOK])
-    assert report.faithful is faithful, [(v.verdict, v.reason) for v in report.claims]
+    assert_reads(answer, [HANDBOOK], faithful)
 
 
 def test_an_acronym_in_the_plural_counts_as_the_acronym() -> None:
@@ -167,8 +171,7 @@ def test_leaving_a_thing_out_omits_it() -> None:
 def test_a_not_qualifier_before_a_colon_answers_the_question(answer: str, faithful: bool) -> None:
     source = Source(1, "Using the prefork pool this signal is dispatched in the parent process. If a file "
                        "consists of several members, the size reported applies to the last member only.")
-    report = verify_answer(answer, [source])
-    assert report.faithful is faithful, [(v.verdict, v.reason) for v in report.claims]
+    assert_reads(answer, [source], faithful)
 
 
 @pytest.mark.parametrize("source, faithful", [
@@ -179,8 +182,7 @@ def test_a_not_qualifier_before_a_colon_answers_the_question(answer: str, faithf
     ("Laptops are replaced by the service desk every three years, phones as well (the carrier helps).", False),
 ])
 def test_a_clause_ending_on_its_negation_negates_the_clause_before(source: str, faithful: bool) -> None:
-    report = verify_answer("Phones are not replaced by the service desk every three years [1].", [Source(1, source)])
-    assert report.faithful is faithful, [(v.verdict, v.reason) for v in report.claims]
+    assert_reads("Phones are not replaced by the service desk every three years [1].", [Source(1, source)], faithful)
 
 
 def test_a_lower_case_part_of_a_hyphenated_name_names_nothing() -> None:
@@ -198,8 +200,7 @@ def test_a_lower_case_part_of_a_hyphenated_name_names_nothing() -> None:
 ])
 def test_not_being_able_to_is_a_negation_of_the_verb(answer: str, faithful: bool) -> None:
     source = Source(1, "Note that the agent will not be able to remove every secret from the logs.")
-    report = verify_answer(answer, [source])
-    assert report.faithful is faithful, [(v.verdict, v.reason) for v in report.claims]
+    assert_reads(answer, [source], faithful)
 
 
 @pytest.mark.parametrize("answer, faithful", [
@@ -214,8 +215,7 @@ def test_not_being_able_to_is_a_negation_of_the_verb(answer: str, faithful: bool
 ])
 def test_a_lead_in_to_a_list_is_checked_by_its_items(answer: str, faithful: bool) -> None:
     source = Source(1, "To request building access, fill in the access form. Then bring photo ID to reception.")
-    report = verify_answer(answer, [source])
-    assert report.faithful is faithful, [(v.verdict, v.reason) for v in report.claims]
+    assert_reads(answer, [source], faithful)
 
 
 def test_the_question_is_context_for_names() -> None:
@@ -253,8 +253,7 @@ def test_an_option_written_with_a_placeholder_stands_for_its_values(claim: str, 
 ])
 def test_a_negation_moved_to_the_other_item_of_a_contrast_says_the_same(answer: str, faithful: bool) -> None:
     source = Source(n=1, text="The mirror's region does not change the package list, only the download host.")
-    report = verify_answer(answer, [source])
-    assert report.faithful is faithful, [(v.verdict, v.reason) for v in report.claims]
+    assert_reads(answer, [source], faithful)
 
 
 def test_naming_both_poles_of_an_antonym_takes_neither_side() -> None:
@@ -297,8 +296,7 @@ PHRASE_SOURCE = ("Refunds are issued for annual plans, but not for monthly plans
     ("The refund window is not 30 days for monthly plans [1].", False),
 ])
 def test_a_negation_that_denies_a_phrase_is_not_a_negated_verb(answer: str, faithful: bool) -> None:
-    report = verify_answer(answer, [Source(n=1, text=PHRASE_SOURCE)])
-    assert report.faithful is faithful, [(v.verdict, v.reason) for v in report.claims]
+    assert_reads(answer, [Source(n=1, text=PHRASE_SOURCE)], faithful)
 
 
 AXIS_SOURCE = ("Uploads cannot go to a network share, so the target has to be a local folder given without a "
@@ -320,8 +318,7 @@ AXIS_SOURCE = ("Uploads cannot go to a network share, so the target has to be a 
     ("The mirror creates index entries for the copied pages [1].", False),
 ])
 def test_an_antonym_conflict_needs_the_pole_words_to_differ(answer: str, faithful: bool) -> None:
-    report = verify_answer(answer, [Source(n=1, text=AXIS_SOURCE)])
-    assert report.faithful is faithful, [(v.verdict, v.reason) for v in report.claims]
+    assert_reads(answer, [Source(n=1, text=AXIS_SOURCE)], faithful)
 
 
 IF_NOT_SOURCE = ("The server listens on port 8080 if not already set in the config file. Most, if not all, plugins "
@@ -338,5 +335,4 @@ IF_NOT_SOURCE = ("The server listens on port 8080 if not already set in the conf
     ("Most plugins, if not all of them, load at start-up [1].", True),
 ])
 def test_if_not_before_a_verb_is_a_negated_condition(answer: str, faithful: bool) -> None:
-    report = verify_answer(answer, [Source(n=1, text=IF_NOT_SOURCE)])
-    assert report.faithful is faithful, [(v.verdict, v.reason) for v in report.claims]
+    assert_reads(answer, [Source(n=1, text=IF_NOT_SOURCE)], faithful)
