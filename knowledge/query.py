@@ -74,6 +74,8 @@ FILLER_LEXEMES = frozenset({
     "sorri", "dumb", "im", "tire", "lol", "heck", "cant", "dont", "doesnt", "isnt", "wont", "didnt", "anywher",
     "smth", "ppl", "pls", "plz", "btw", "idk", "gonna", "wanna", "kinda", "u", "ur", "ya", "yep", "nope", "hmm",
     "ugh", "oop", "thx", "tbh", "omg", "curious", "anymor", "alreadi", "what", "how",
+    # Greetings and hedges of the same kind ("yo", "hiya", "howdy", "dunno", "do you reckon").
+    "yo", "hiya", "howdi", "dunno", "reckon",
 })
 
 

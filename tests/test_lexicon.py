@@ -65,6 +65,9 @@ def test_light_verbs_and_chat_words_are_not_what_a_question_asks_about():
     # Apologies and chat words say how the asker talks, not what the passages must hold.
     assert set(query_lexemes("sorry if dumb but im tired lol, cant find the threshold tool anywhere, whats up")) == {
         "find", "threshold", "tool"}
+    # Greetings and hedges ("yo", "hiya", "dunno", "do you reckon") too.
+    assert set(query_lexemes("yo, hiya! dunno, do you reckon drop index wipes the disk?")) == {
+        "drop", "index", "wipe", "disk"}
 
 
 def test_chat_shorthand_is_read_as_the_words_it_stands_for():
