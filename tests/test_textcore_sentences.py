@@ -23,6 +23,11 @@ from textcore.sentences import split_sentences
     ("See section No. 4 for details.", ["See section No. 4 for details."]),
     ("Pens, paper, etc. Are supplied.", ["Pens, paper, etc.", "Are supplied."]),
     ("No terminal punctuation", ["No terminal punctuation"]),
+    # A synopsis' repetition mark before another placeholder ends no sentence; before a sentence it does.
+    ("It is run as make [OPTION]... [TARGET]... [1]. Next.", ["It is run as make [OPTION]... [TARGET]... [1].",
+                                                           "Next."]),
+    ("Use npm install <pkg>... <pkg> too.", ["Use npm install <pkg>... <pkg> too."]),
+    ("Run ls [FILE]... It lists files.", ["Run ls [FILE]...", "It lists files."]),
     ("", []),
 ])
 def test_split_sentences(text: str, expected: list[str]) -> None:

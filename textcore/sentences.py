@@ -31,6 +31,8 @@ _NEXT_START = re.compile(r"\s+[\"'“‘(\[*_]*([A-Z0-9À-Ý])")
 # A name of code may open a sentence in lower case: an option ("-a selects …"), a camelCase, snake_case or
 # called name ("xPhraseFirst works …", "epub_title defaults …", "load() returns …").
 _NEXT_NAME = re.compile(r"\s+[\"'“‘(`]*(?:--?[A-Za-z]|[a-z][a-z0-9]*[A-Z]\w*|[a-z]\w*_\w|[a-z]\w*\(\))")
+# What follows a synopsis' repetition mark: another placeholder ("[TARGET]", "<file>"), not a citation marker.
+_PLACEHOLDER = re.compile(r"\s+(?:<|\[(?!\s*\d))")
 # A full stop right after a citation marker ("… -e [1]. -a selects …") ends the sentence it cites.
 _AFTER_MARKER = re.compile(rf"\[{MARKER_NUMBERS}\]$")
 
@@ -152,6 +154,9 @@ def _split_item(text: str, start: int, end: int) -> list[tuple[int, int]]:
         if stop < end and text[stop:end].strip() and not nxt:
             continue  # the next word starts in lower case and names no code: not a new sentence
         punct = text[match.start()]
+        if match.group(0).startswith(("..", "…")) and text[match.start() - 1:match.start()] in ("]", ">") \
+                and _PLACEHOLDER.match(text, stop, end):
+            continue  # a synopsis' repetition mark ("make [OPTION]... [TARGET]...", "<pkg>... [<pkg>]"): no full stop
         if punct == "." and match.group(0).startswith(".") and not match.group(0).startswith("..") \
                 and _is_abbreviation(text, match.start(), cur):
             continue
