@@ -26,7 +26,7 @@ from textcore.sentences import split_sentences
     # A synopsis' repetition mark before another placeholder ends no sentence; before a sentence it does.
     ("It is run as make [OPTION]... [TARGET]... [1]. Next.", ["It is run as make [OPTION]... [TARGET]... [1].",
                                                            "Next."]),
-    ("Use npm install <pkg>... <pkg> too.", ["Use npm install <pkg>... <pkg> too."]),
+    ("Run cmd <FILE>... [OPTION] to copy.", ["Run cmd <FILE>... [OPTION] to copy."]),
     ("Run ls [FILE]... It lists files.", ["Run ls [FILE]...", "It lists files."]),
     ("", []),
 ])

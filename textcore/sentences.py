@@ -32,7 +32,7 @@ _NEXT_START = re.compile(r"\s+[\"'“‘(\[*_]*([A-Z0-9À-Ý])")
 # called name ("xPhraseFirst works …", "epub_title defaults …", "load() returns …").
 _NEXT_NAME = re.compile(r"\s+[\"'“‘(`]*(?:--?[A-Za-z]|[a-z][a-z0-9]*[A-Z]\w*|[a-z]\w*_\w|[a-z]\w*\(\))")
 # What follows a synopsis' repetition mark: another placeholder ("[TARGET]", "<file>"), not a citation marker.
-_PLACEHOLDER = re.compile(r"\s+(?:<|\[(?!\s*\d))")
+_PLACEHOLDER = re.compile(rf"\s+(?:<|\[(?!{MARKER_NUMBERS}\]))")
 # A full stop right after a citation marker ("… -e [1]. -a selects …") ends the sentence it cites.
 _AFTER_MARKER = re.compile(rf"\[{MARKER_NUMBERS}\]$")
 
