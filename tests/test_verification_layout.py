@@ -126,3 +126,29 @@ def test_a_later_sentence_of_a_definition_shown_with_its_term_is_a_quote() -> No
     # The sentence must be the source's: a term put before a changed sentence is no quote.
     report = verify_answer("SESSION_TTL: Cannot be a datetime.timedelta or an int [1].", [COOKIES])
     assert not report.faithful
+
+
+OPTIONS = Source(1, (
+    "cache_skip_private: Skip objects whose name starts with an underscore. False by default. New in version 1.1.\n\n"
+    "cache_show_stale: Print entries that are older than the source to standard output also. False by default. "
+    "New in version 3.1.\n\n"
+    "cache_dir: The directory the entries are written to. New in version 2.0."
+), title="Cache settings")
+
+
+def test_an_entrys_version_is_read_in_its_own_entry() -> None:
+    # The claim's sentence aligns with a window that begins in the entry before ("... New in version 1.1.
+    # cache_show_stale: Print ..."): the version the claim gives is the one of the entry it names.
+    answer = ("Neither is on by default: cache_skip_private skips objects whose name starts with an underscore and "
+              "came in version 1.1 [1]. cache_show_stale, which also prints entries older than the source to "
+              "standard output, is False by default too and is new in version 3.1 [1].")
+    report = verify_answer(answer, [OPTIONS])
+    assert report.faithful, [v.reason for v in report.claims]
+
+
+def test_an_entry_given_its_neighbours_version_is_caught() -> None:
+    answer = ("cache_show_stale, which also prints entries older than the source to standard output, is False by "
+              "default and is new in version 1.1 [1].")
+    report = verify_answer(answer, [OPTIONS])
+    assert not report.faithful
+    assert "number" in report.claims[0].reason, report.claims[0].reason

@@ -154,7 +154,8 @@ def _placement(ctx: dict[str, float], ent: str, occurrences: dict[str, list[tupl
 # Weight of a word of a term's definition in the term's context (a word next to it weighs 1, one two
 # places away 1/2 …).
 DEFINITION_WEIGHT = 0.25
-_DEFINITION_HEAD = re.compile(r"^\s*(\S+(?:\s*,\s*\S+)?)\s*:\s")
+# A sentence that opens a definition list's entry: a term (or two, with a comma) and a colon.
+DEFINITION_HEAD = re.compile(r"^\s*(\S+(?:\s*,\s*\S+)?)\s*:\s")
 _DEFINITION_LINES = 6
 
 
@@ -164,7 +165,7 @@ def _definitions(sentences: list[str], seqs: list[list[str]]) -> list[tuple[str,
     _DEFINITION_LINES sentences."""
     heads = []
     for n, (text, seq) in enumerate(zip(sentences, seqs)):
-        m = _DEFINITION_HEAD.match(text)
+        m = DEFINITION_HEAD.match(text)
         if m and seq and seq[0].startswith("@") and seq[0][1:] in m.group(1).lower():
             heads.append(n)
     out = []

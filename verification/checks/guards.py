@@ -11,7 +11,7 @@ import numpy as np
 from textcore.markers import SPACED_MARKER_RE, marker_numbers
 from textcore.sentences import is_term
 
-from .context import check_context
+from .context import DEFINITION_HEAD, check_context
 from .enumerations import listed_counts
 from .identifiers import URL_RE, IdentifierCheck, check_identifiers
 from .names import check_names
@@ -148,15 +148,39 @@ def _without_quoted_literals(claim_text: str, passage_text: str) -> str:
     return _LITERAL.sub(lambda m: " " if m.group(0)[1:-1] in passage_text else m.group(0), claim_text)
 
 
-def _widened(evidence: str, passages: list[PassageIndex]) -> str:
+# How many sentences after its first one a definition list's entry may run to, read as its context.
+_ENTRY_LINES = 3
+
+
+def _entries_named(claim_text: str, sentences: list[str], start: int, end: int) -> str | None:
+    """The definition list entries ("coverage_show_missing_items: Print … False by default. New in version 3.1.")
+    that begin in sentences[start:end] and whose term the claim names, each read to its end; None when no entry
+    the claim names begins there."""
+    claim = claim_text.lower()
+    out: list[str] = []
+    for h in range(start, end):
+        m = DEFINITION_HEAD.match(sentences[h])
+        if not m or m.group(1).lower() not in claim:
+            continue
+        stop = h + 1
+        while stop < min(len(sentences), h + 1 + _ENTRY_LINES) and not DEFINITION_HEAD.match(sentences[stop]):
+            stop += 1
+        out += sentences[h:stop]
+    return " ".join(out) if out else None
+
+
+def _widened(evidence: str, passages: list[PassageIndex], claim_text: str = "") -> str:
     """The aligned window with the sentence before and after it: a version note ("New in version 1.1.")
-    or a unit often stands in a sentence of its own next to the statement it belongs to."""
+    or a unit often stands in a sentence of its own next to the statement it belongs to. In a definition list,
+    the entries the claim names are read instead, each to its end: the lines around an entry's first one may
+    belong to its neighbours ("New in version 1.1." of the entry before)."""
     for p in passages:
         n = len(p.sentences)
         for i in range(n):
             for size in range(1, 4):
                 if i + size <= n and " ".join(p.sentences[i : i + size]) == evidence:
-                    return " ".join(p.sentences[max(0, i - 1) : i + size + 1])
+                    lo, hi = max(0, i - 1), min(n, i + size + 1)
+                    return _entries_named(claim_text, p.sentences, lo, hi) or " ".join(p.sentences[lo:hi])
     return evidence
 
 
@@ -178,9 +202,9 @@ def assess(claim_text: str, passages: list[PassageIndex], th: Thresholds,
         # sentences that covers the claim best: a claim may join two of them) is what counts. A literal the
         # claim quotes word for word from the passage ("node": ">=0.10.3 <15") is backed where it stands.
         unquoted = _without_quoted_literals(claim_text, joined)
-        local = check_numbers(unquoted, _widened(sup.evidence, passages), counted, listed)
+        local = check_numbers(unquoted, _widened(sup.evidence, passages, claim_text), counted, listed)
         if local.status == "conflict" and not any(
-                check_numbers(unquoted, _widened(s, passages), counted, listed).status == "pass"
+                check_numbers(unquoted, _widened(s, passages, claim_text), counted, listed).status == "pass"
                 for s in _tied_sentences(sup, passages)):
             nums = local
     checks["numbers"] = f"{nums.status}: {nums.detail}"
