@@ -5,6 +5,7 @@ from __future__ import annotations
 import pytest
 
 from verification.checks import Source, verify_answer
+from verification.checks.negation import clause_of, flips, tokens
 
 
 def assert_reads(answer: str, sources: list[Source], faithful: bool) -> None:
@@ -336,3 +337,18 @@ IF_NOT_SOURCE = ("The server listens on port 8080 if not already set in the conf
 ])
 def test_if_not_before_a_verb_is_a_negated_condition(answer: str, faithful: bool) -> None:
     assert_reads(answer, [Source(n=1, text=IF_NOT_SOURCE)], faithful)
+
+
+@pytest.mark.parametrize("sentence, negated", [
+    ("In safe mode, a startup handler will not be used.", True),
+    ("By default, the cache is not shared.", True),
+    ("By default, the cache is shared.", False),
+    # A subordinate clause before the comma is a clause of its own: its words do not take the main verb's "not".
+    ("When the queue fills, the loader does not read the cache.", False),
+])
+def test_a_fronted_phrase_is_read_with_the_clause_it_opens(sentence: str, negated: bool) -> None:
+    # "In safe mode," says where the clause after it holds: the phrase is no clause of its own, so a claim that
+    # says "it isn't used in safe mode" is compared with the negated clause, not with a bare "in safe mode".
+    toks = list(tokens(sentence))
+    start, end = clause_of(toks, next(i for i, t in enumerate(toks) if t.content))
+    assert bool(flips(toks[start:end])) is negated, [t.surface for t in toks[start:end]]

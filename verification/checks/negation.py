@@ -55,6 +55,8 @@ IMPLICIT_NEGATIONS = frozenset(stem(w) for w in "missing lack lacks lacking abse
 # Advice against a thing negates it ("the documentation warns against enabling debug mode").
 _AGAINST = re.compile(r"\b(warn|warns|warned|warning|advise|advises|advised|recommend|recommends|recommended|"
                       r"caution|cautions|cautioned|decide|decides|decided)\s+against\b")
+_FRONTED = re.compile(r"((?:^|[.;:]\s+)(?:in|on|at|for|with|by|after|before|during|from|under|within)"
+                      r"(?:\s+[a-z0-9_.-]+){1,3}),")
 _ONLY_WHEN = re.compile(r"\bonly (?:when|whenever|while|if|once|after)\b")
 # "None" capitalised after a word or "=" / "(", or not followed by a lower-case word ("None of them"), is the value.
 _NONE_VALUE = re.compile(r"(?:(?<=[a-z,=(:] )|(?<=[=(]))None\b|\bNone\b(?!\s+[a-z])")
@@ -114,6 +116,9 @@ def _tokens(text: str) -> tuple[Token, ...]:
     text = re.sub(r"\bwon't\b", "will not", text)
     text = re.sub(r"n't\b", " not", text)
     text = re.sub(r"\bno longer\b", "not", text)
+    # A short phrase fronted before a comma ("In debug mode, a handler … will not be used") says where the
+    # clause holds; it is no clause of its own, so the comma after it ends none.
+    text = _FRONTED.sub(r"\1 ", text)
     # "without it" / "without that" opening a clause points back at what was just said and means
     # "otherwise": a condition that negates no verb ("without it the signal is high" == "otherwise the
     # signal is high"). After a noun it still says "that has no" ("rows without them").
