@@ -295,3 +295,25 @@ def test_single_quotes_hug_what_they_quote() -> None:
                        "quotes the special characters '\\', '%', and ','.")
     assert verify_answer(answer, [source]).faithful
     assert [i.text for i in identifiers("Set it to 'none' or 'auto'.") if i.kind == "quote"] == ["none", "auto"]
+
+
+FORMS_SOURCE = Source(1, "When the window is resized, the dialog shrinks to fit the neighboring panels. "
+                         "Labeled buttons keep their color.")
+
+
+@pytest.mark.parametrize("answer", [
+    "Resizing the window shrank the dialog to fit the neighbouring panels [1].",
+    "Buttons that are labelled keep their colour [1].",
+])
+def test_irregular_forms_and_british_spellings_are_the_same_words(answer: str) -> None:
+    report = verify_answer(answer, [FORMS_SOURCE])
+    assert report.faithful, [v.reason for v in report.claims]
+
+
+def test_word_forms_fold_to_the_stem_of_their_base() -> None:
+    from verification.checks.text import stem
+
+    assert stem("shrunk") == stem("shrinks") and stem("overridden") == stem("overrides")
+    assert stem("behaviour") == stem("behavior") and stem("centres") == stem("centers")
+    # A form that is also a common word of another meaning is left alone: "bound" stays the noun of "upper bound".
+    assert stem("bound") != stem("bind")

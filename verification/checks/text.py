@@ -6,6 +6,7 @@ from __future__ import annotations
 import re
 from functools import lru_cache
 
+from textcore.wordforms import base_form
 from textcore.words import STOPWORDS, WORD_NUMBERS, singular, words
 
 # Verbs and fillers that paraphrases add or drop freely; they count half and are never "novel".
@@ -70,6 +71,8 @@ def stem(word: str) -> str:
     if w.endswith("'s"):
         w = w[:-2]
     w = w.rstrip("'")  # a plural's possessive ("the nodes' centres") is the plural
+    # "shrunk" is read as "shrink", "neighbouring" as "neighboring": forms no suffix rule folds.
+    w = base_form(w)
     w = _SYNONYMS.get(w, w)
     if w.endswith("ses") and len(w) >= 7 and singular(w) == w[:-2]:
         w = w[:-2]  # "aliases" is read as "alias" is, "releases" as "release"
