@@ -301,3 +301,34 @@ def test_a_rendered_man_page_has_no_word_broken_by_groffs_hyphen() -> None:
     assert "\u2010" not in text
     assert "system-defined limit" in text and "performance difference" in text
     assert "statx syscall variants." in text and "vari:" not in text
+
+
+# A FAQ as the DocBook XSL stylesheets lay out a qandaset: a list of links to the questions, then one table of
+# division titles, questions (number, text) and answers.
+DOCBOOK_FAQ = """<html><head><title>Tool FAQ</title></head><body>
+<div class="article"><div class="titlepage"><h1 class="title"><a name="faq"></a>Tool FAQ</h1></div>
+<div class="qandaset">
+<dl><dt>1. <a href="faq.html#faq.setup">Setting up</a></dt>
+<dd>1.1. <a href="faq.html#faq.cache">Where does the tool keep its cache?</a></dd></dl>
+<table width="100%" summary="Q and A Div" border="0">
+<tr class="qandadiv"><td colspan="2"><a name="faq.setup"></a><h3 class="title"><a name="faq.setup"></a>1. Setting up</h3></td></tr>
+<tr class="toc"><td colspan="2">1.1. <a href="faq.html#faq.cache">Where does the tool keep its cache?</a><br></td></tr>
+<tr><td colspan="2"> </td></tr>
+<tr class="question"><td><a name="faq.cache"></a><b>1.1.</b></td><td><b>Where does the tool keep its cache?</b></td></tr>
+<tr class="answer"><td></td><td><p>In the directory named by TOOL_CACHE_DIR, which defaults to
+  ~/.cache/tool.</p><p>Deleting it is safe.</p></td></tr>
+<tr class="question"><td><a name="faq.proxy"></a><b>1.2.</b></td><td><b>Can it work behind a proxy?</b></td></tr>
+<tr class="answer"><td></td><td><p>Yes: set HTTPS_PROXY before you start it.</p></td></tr>
+</table></div></div></body></html>"""
+
+
+def test_a_docbook_faq_gives_each_question_a_section_of_its_own() -> None:
+    doc = parse_file(DOCBOOK_FAQ.encode(), "faq.html")
+    cache = next(b for b in doc.blocks if "TOOL_CACHE_DIR" in b.text)
+    assert cache.heading_path == ("Tool FAQ", "Setting up", "Where does the tool keep its cache?")
+    assert cache.anchor == "faq.cache"  # the question's own anchor: a citation lands on it
+    assert cache.kind == "text" and "Deleting it is safe." in cache.text and "1.1." not in cache.text
+    proxy = next(b for b in doc.blocks if "HTTPS_PROXY" in b.text)
+    assert proxy.heading_path[-1] == "Can it work behind a proxy?" and proxy.anchor == "faq.proxy"
+    # The list of links to the questions is the set's table of contents, not content.
+    assert not any(b.text.startswith("1. Setting up") or "1.1. Where" in b.text for b in doc.blocks)

@@ -16,6 +16,7 @@ from textcore.sentences import code_block, is_code_block
 
 from .base import Block, IngestionError, ParsedDocument, label_row, slugify_heading, table_block, with_term
 from .html_chrome import content_root, is_permalink, strip_chrome
+from .html_qanda import unfold_qanda
 
 __all__ = ["parse_html"]
 
@@ -342,6 +343,7 @@ def parse_html(text: str, filename: str) -> ParsedDocument:
     page_title = " ".join(title_tag.get_text(" ", strip=True).split()) if title_tag else ""
     meta = _metadata(soup)
     root = content_root(soup)
+    unfold_qanda(soup, root)
     _mark_anchors(root)
     strip_chrome(soup, root)
     for tag in root.find_all(_DROP_IN_CONTENT):
