@@ -332,3 +332,25 @@ def test_a_docbook_faq_gives_each_question_a_section_of_its_own() -> None:
     assert proxy.heading_path[-1] == "Can it work behind a proxy?" and proxy.anchor == "faq.proxy"
     # The list of links to the questions is the set's table of contents, not content.
     assert not any(b.text.startswith("1. Setting up") or "1.1. Where" in b.text for b in doc.blocks)
+
+
+# A page as Doxygen writes it: the project's banner on top, the page's title in a <div class="title">, then its
+# sections as <h1> with ids.
+DOXYGEN_PAGE = """<html><head><title>Tool: Getting started</title></head><body>
+<div id="top"><div id="titlearea"><table><tr id="projectrow"><td><div id="projectname">Tool</div></td></tr></table>
+</div></div>
+<div id="doc-content"><div class="header"><div class="headertitle"><div class="title">Getting started</div></div></div>
+<div class="contents"><div class="textblock"><p>The tool reads its settings from tool.toml in the current
+directory.</p>
+<h1><a class="anchor" id="step1"></a>Step 1: Writing a settings file</h1>
+<p>Run tool --init to write a settings file with every default.</p></div></div></div></body></html>"""
+
+
+def test_a_doxygen_page_title_heads_its_first_text_and_the_banner_is_dropped() -> None:
+    doc = parse_file(DOXYGEN_PAGE.encode(), "starting.html")
+    intro = next(b for b in doc.blocks if "tool.toml" in b.text)
+    assert intro.heading_path == ("Getting started",)
+    assert not intro.text.startswith(("Tool", "Getting started"))  # neither the project banner nor the title
+    assert all(b.heading_path for b in doc.blocks)  # the banner ("Tool") is no text before the title
+    step = next(b for b in doc.blocks if "--init" in b.text)
+    assert step.heading_path[-1] == "Step 1: Writing a settings file" and step.anchor == "step1"

@@ -343,6 +343,9 @@ def parse_html(text: str, filename: str) -> ParsedDocument:
     page_title = " ".join(title_tag.get_text(" ", strip=True).split()) if title_tag else ""
     meta = _metadata(soup)
     root = content_root(soup)
+    # Doxygen writes a page's title in a <div class="title"> of its header, not in a heading.
+    for title in root.select("div.headertitle > div.title"):
+        title.name = "h1"
     unfold_qanda(soup, root)
     _mark_anchors(root)
     strip_chrome(soup, root)

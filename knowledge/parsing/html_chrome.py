@@ -30,6 +30,8 @@ _CHROME_TOKENS = {
     "md-tabs", "wy-nav-side", "wy-nav-top", "bs-sidebar", "navhead", "navfoot", "sidebar-scrollbox",
     # Sphinx viewcode's "[source]" link after an API signature, and its "[docs]" link back.
     "viewcode-link", "viewcode-back",
+    # Doxygen's banner of the project's name and logo above every page.
+    "titlearea",
 }
 _CHROME_PARTS = re.compile(
     r"(?:^|[-_ ])(sidebar|toc|breadcrumbs?|menu|nav|navbar|navigation|footer|pagination|pager)(?:$|[-_ ])")
