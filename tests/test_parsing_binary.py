@@ -345,3 +345,31 @@ def test_zip_without_word_document_is_rejected() -> None:
         archive.writestr("xl/workbook.xml", "<workbook/>")
     with pytest.raises(IngestionError, match="word/document.xml is missing"):
         parse_file(buffer.getvalue(), "sheet.docx")
+
+
+WORDS = ["Booking", "Fares", "Upgrades", "Visas", "Insurance", "Lounges", "Lunch", "Hotel", "Taxi", "Tips", "Wine",
+         "Snacks", "Dinner", "Coffee"]
+
+
+def test_a_chapters_running_header_on_every_other_page_is_dropped() -> None:
+    # A book layout: the chapter's title over its even pages, which changes from chapter to chapter (so it is on
+    # no more than a quarter of the pages); a sentence the text says several times stays, even where it ends a page.
+    pages = []
+    for index in range(12):
+        topic = "Travel" if index < 6 else "Meals"
+        lines = [f"{topic}: the rules in full"] if index % 2 else []
+        if index in (0, 6):
+            lines.append(f"# {topic}")
+        lines += [f"{WORDS[index]} is what page {WORDS[index + 1].lower()} tells of {topic.lower()}.",
+                  f"{WORDS[index + 2]} more of it."]
+        if index in (0, 10):
+            lines += ["Receipts are required.", "Then the claim is paid.", "It takes a week."]
+        if index in (2, 4, 8):
+            lines.append("Receipts are required.")
+        pages.append(lines)
+    doc = parse_file(_make_pdf(pages), "book.pdf")
+    text = all_text(doc)
+    assert "the rules in full" not in text
+    assert text.count("Receipts are required.") == 5
+    assert [b.heading_path[-1] for b in doc.blocks][0] == "Travel" and "Meals" in {b.heading_path[-1] for b in doc.blocks}
+    assert "Hotel is what page taxi tells of meals." in text

@@ -51,3 +51,33 @@ def _running_lines(pages: list[list[tuple[float, object]]]) -> set[str]:
         texts = [it.text for _, it in items if isinstance(it, _Line) and it.text.strip()]
         counts.update({_normal(t) for t in texts[:2] + texts[-2:] if len(t) < 100})
     return {text for text, n in counts.items() if n >= 2 and n >= len(pages) / 2}
+
+
+# A chapter's running header (the chapter title over every other page of it, as book layouts print it) is at the
+# edge of at least this many pages, and of this share of the pages of the same side within its span.
+_CHAPTER_RUN_MIN = 3
+_CHAPTER_RUN_SHARE = 0.6
+
+
+def chapter_running_lines(pages: list[list[tuple[float, object]]]) -> set[int]:
+    """The ids of the edge lines (first or last two of a page) that repeat on the pages of one side (even or odd)
+    over a stretch of the document: a chapter's or section's running header or footer. `_running_lines` finds
+    those on most pages of the whole document; these change from chapter to chapter."""
+    at: dict[tuple[int, str], list[tuple[int, int]]] = {}
+    inside: Counter[str] = Counter()
+    for index, items in enumerate(pages):
+        lines = [it for _, it in items if isinstance(it, _Line) and it.text.strip()]
+        edges = lines[:2] + [line for line in lines[-2:] if all(line is not kept for kept in lines[:2])]
+        for line in edges:
+            if len(line.text) < 100:
+                at.setdefault((index % 2, _normal(line.text)), []).append((index, id(line)))
+        inside.update(_normal(line.text) for line in lines if all(line is not edge for edge in edges))
+    drop: set[int] = set()
+    for (side, text), found in at.items():
+        if inside[text] > 1:
+            continue  # a line the body says too ("The default value is: NO."): content that fell at an edge
+        indexes = sorted({index for index, _ in found})
+        span = (indexes[-1] - indexes[0]) // 2 + 1  # the pages of this side from the first to the last
+        if len(indexes) >= _CHAPTER_RUN_MIN and len(indexes) >= _CHAPTER_RUN_SHARE * span:
+            drop.update(line_id for _, line_id in found)
+    return drop

@@ -10,7 +10,8 @@ from textcore.sentences import code_block
 
 from .base import Block, table_block
 from .pdf_extract import _Line
-from .pdf_furniture import _DOT_LEADER, _PAGE_NUMBER, _is_contents_page, _is_running_title, _normal, _running_lines
+from .pdf_furniture import (_DOT_LEADER, _PAGE_NUMBER, _is_contents_page, _is_running_title, _normal, _running_lines,
+                            chapter_running_lines)
 from .pdf_headings import _NUMBERED_HEADING, _key, _looks_like_heading
 from .pdf_text import _BULLET, _clean_line, _join_lines
 
@@ -42,6 +43,7 @@ class _PageBuilder:
         sizes = sorted({ln.size for ln in lines if ln.size and self._big(ln)}, reverse=True)
         self.levels = {size: rank for rank, size in enumerate(sizes)}
         self.running = _running_lines(pages)
+        self.chapter_running = chapter_running_lines(pages)
         # A document whose big-font headings are numbered ("2.1 Node Shapes") numbers all of them:
         # an unnumbered big line there is a figure label, not a heading.
         big = [ln.text.strip() for ln in lines if self._big(ln)]
@@ -150,6 +152,8 @@ class _PageBuilder:
             if self.running_title(line) or _PAGE_NUMBER.match(line) or _normal(line) in self.running \
                     or _DOT_LEADER.search(line):
                 continue  # running headers, footers, page numbers and contents lines add nothing
+            if id(item) in self.chapter_running and not (entries and _key(line) == _key(entries[0][1])):
+                continue  # a chapter's running header; the chapter's own heading line is kept
             if entries and _key(line) == _key(entries[0][1]):
                 flush()
                 self.open_block = None
