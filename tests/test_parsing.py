@@ -354,3 +354,27 @@ def test_a_doxygen_page_title_heads_its_first_text_and_the_banner_is_dropped() -
     assert all(b.heading_path for b in doc.blocks)  # the banner ("Tool") is no text before the title
     step = next(b for b in doc.blocks if "--init" in b.text)
     assert step.heading_path[-1] == "Step 1: Writing a settings file" and step.anchor == "step1"
+
+
+# A class page as RDoc writes it: each method's name and arguments in a <div class="method-heading">, the method's
+# anchor on the <div class="method-detail"> around it.
+RDOC_PAGE = """<html><head><title>class Queue - tool</title></head><body><main>
+<h1 id="class-Queue" class="class">class Queue</h1>
+<section class="method-section"><header><h3>Public Instance Methods</h3></header>
+<div id="method-i-push" class="method-detail"><div class="method-heading"><span class="method-name">push</span>
+<span class="method-args">(job, priority: 0)</span><span class="method-click-advice">click to toggle source</span></div>
+<div class="method-description"><p>Adds a job; a higher priority runs first.</p></div></div>
+<div id="method-i-size" class="method-detail"><div class="method-heading"><span class="method-name">size</span>
+<span class="method-args">()</span><span class="method-click-advice">click to toggle source</span></div>
+<div class="method-description"><p>Returns how many jobs wait.</p></div></div>
+</section></main></body></html>"""
+
+
+def test_rdoc_methods_are_sections_of_their_own() -> None:
+    doc = parse_file(RDOC_PAGE.encode(), "Queue.html")
+    push = next(b for b in doc.blocks if "higher priority" in b.text)
+    size = next(b for b in doc.blocks if "how many jobs" in b.text)
+    assert push.heading_path == ("class Queue", "Public Instance Methods", "push (job, priority: 0)")
+    assert size.heading_path == ("class Queue", "Public Instance Methods", "size ()")  # a sibling, not nested
+    assert (push.anchor, size.anchor) == ("method-i-push", "method-i-size")
+    assert "toggle source" not in " ".join(b.text for b in doc.blocks)

@@ -16,7 +16,7 @@ from textcore.sentences import code_block, is_code_block
 
 from .base import Block, IngestionError, ParsedDocument, label_row, slugify_heading, table_block, with_term
 from .html_chrome import content_root, is_permalink, strip_chrome
-from .html_qanda import unfold_qanda
+from .html_generators import headings_of_generators
 
 __all__ = ["parse_html"]
 
@@ -343,10 +343,7 @@ def parse_html(text: str, filename: str) -> ParsedDocument:
     page_title = " ".join(title_tag.get_text(" ", strip=True).split()) if title_tag else ""
     meta = _metadata(soup)
     root = content_root(soup)
-    # Doxygen writes a page's title in a <div class="title"> of its header, not in a heading.
-    for title in root.select("div.headertitle > div.title"):
-        title.name = "h1"
-    unfold_qanda(soup, root)
+    headings_of_generators(soup, root)
     _mark_anchors(root)
     strip_chrome(soup, root)
     for tag in root.find_all(_DROP_IN_CONTENT):

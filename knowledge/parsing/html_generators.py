@@ -1,9 +1,15 @@
-"""DocBook's question-and-answer sets (a FAQ's `qandaset`), as the DocBook XSL stylesheets lay them out: one
+"""Layouts particular generators give their headings, read as plain headings before a page is walked.
+
+DocBook's question-and-answer sets (a FAQ's `qandaset`), as the DocBook XSL stylesheets lay them out: one
 table whose rows are a division title (`tr.qandadiv`), a list of links to its questions (`tr.toc`), then each
 question (`tr.question`: its number, then its text) and its answer (`tr.answer`). Read as a table, every
 question and answer would become a cell of one "row" sentence, and no question would be a section of its own. So
-the table is unfolded before the page is walked: each question becomes a heading, under its division's title, with
-the question's own anchor (so a citation lands on it), and its answer the text under that heading.
+the table is unfolded: each question becomes a heading, under its division's title, with the question's own
+anchor (so a citation lands on it), and its answer the text under that heading.
+
+Doxygen writes a page's title in a `<div class="title">` of its header; RDoc writes each method's name and
+arguments in a `<div class="method-heading">` (with a "click to toggle source" hint), its anchor on the method's
+`<div class="method-detail">`. Both become headings.
 """
 
 from __future__ import annotations
@@ -90,3 +96,18 @@ def unfold_qanda(soup: BeautifulSoup, root: Tag) -> None:
         for tag in out:
             table.insert_before(tag)
         table.decompose()
+
+
+def headings_of_generators(soup: BeautifulSoup, root: Tag) -> None:
+    """Doxygen's page titles and RDoc's method headings as headings, DocBook's FAQs unfolded (in place)."""
+    for title in root.select("div.headertitle > div.title"):
+        title.name = "h1"
+    methods = root.select("div.method-detail > div.method-heading")
+    levels = [min(6, _level_before(heading) + 1) for heading in methods]  # under the section, before any is renamed
+    for heading, level in zip(methods, levels):
+        for hint in heading.select(".method-click-advice"):
+            hint.decompose()
+        heading.name = f"h{level}"
+        if heading.parent.get("id"):
+            heading["id"] = heading.parent["id"]
+    unfold_qanda(soup, root)
