@@ -4,15 +4,16 @@ freely ("the dialog shrank" for "the dialog shrinks"; "the neighbouring cells" f
 read as different words they make it look unsupported. Each maps to the form the stemmer reads as its base.
 
 Left out on purpose: forms that are common words of another meaning in documentation ("bound" in "upper
-bound", "left" the side, "lit", "saw", "rose", "wound", "found" kept since "to found" is rare there).
+bound", "left" the side, "bit", "ground", "lit", "saw", "rose", "wound"); "found" is kept, "to found" being rare
+there. Each entry is one or more forms, a colon and their base ("shrank shrunk shrunken:shrink").
 """
 
 from __future__ import annotations
 
 _IRREGULAR_PAIRS = """
 arisen arose:arise awoke awoken:awake beaten:beat became:become befallen:befall began begun:begin bent:bend
-bet:bet bitten:bite bled:bleed blew blown:blow broke broken:break bred:breed brought:bring built:build
-burnt:burn burst:burst caught:catch chose chosen:choose clung:cling came:come crept:creep dealt:deal dug:dig
+bitten:bite bled:bleed blew blown:blow broke broken:break bred:breed brought:bring built:build
+burnt:burn caught:catch chose chosen:choose clung:cling came:come crept:creep dealt:deal dug:dig
 did:do drew drawn:draw dreamt:dream drove driven:drive drank drunk:drink ate eaten:eat fell fallen:fall fed:feed
 felt:feel fought:fight found:find fled:flee flung:fling flew flown:fly forbade forbidden:forbid forgot
 forgotten:forget forgave forgiven:forgive froze frozen:freeze got gotten:get gave given:give went gone:go
@@ -21,13 +22,13 @@ led:lead leapt:leap learnt:learn lain:lie lost:lose made:make meant:mean met:mee
 overcame:overcome overdid overdone:overdo overrode overridden:override overran:overrun overtook
 overtaken:overtake overwrote overwritten:overwrite paid:pay rebuilt:rebuild redid redone:redo rewrote
 rewritten:rewrite rode ridden:ride rang rung:ring ran:run said:say sought:seek sold:sell sent:send shook
-shaken:shake shone:shine shot:shoot showed shown:show shrank shrunk shrunken:shrink shut:shut sang sung:sing
+shaken:shake shone:shine shot:shoot showed shown:show shrank shrunk shrunken:shrink sang sung:sing
 sank sunk:sink sat:sit slept:sleep slid:slide slung:sling spoke spoken:speak sped:speed spelt:spell spent:spend
-spun:spin spat:spit split:split spread:spread sprang sprung:spring stood:stand stole stolen:steal stuck:stick
+spun:spin spat:spit sprang sprung:spring stood:stand stole stolen:steal stuck:stick
 stung:sting strode stridden:stride struck stricken:strike strove striven:strive swore sworn:swear swept:sweep
 swam swum:swim swung:swing took taken:take taught:teach tore torn:tear told:tell thought:think threw
 thrown:throw trod trodden:tread underwent undergone:undergo understood:understand undertook
-undertaken:undertake undid undone:undo unbound:unbind unwound:unwind upheld:uphold upset:upset woke
+undertaken:undertake undid undone:undo unbound:unbind unwound:unwind upheld:uphold woke
 woken:wake wore worn:wear wove woven:weave wept:weep withdrew withdrawn:withdraw withheld:withhold
 wrote written:write
 """
@@ -55,31 +56,20 @@ programme:program programmes:programs judgement:judgment ageing:aging
 """
 
 
-def _table(pairs: str) -> dict[str, str]:
-    table: dict[str, str] = {}
-    for entry in pairs.split():
-        forms, _, base = entry.partition(":")
-        for form in forms.split():
-            table[form] = base
-    return table
-
-
-def _irregular() -> dict[str, str]:
-    """Each irregular form (the words before a colon, across line breaks) -> its base."""
+def _forms(entries: str) -> dict[str, str]:
+    """Each form -> its base, from entries of forms, a colon and their base (an entry may run across lines)."""
     table: dict[str, str] = {}
     pending: list[str] = []
-    for token in _IRREGULAR_PAIRS.split():
+    for token in entries.split():
         form, colon, base = token.partition(":")
         pending.append(form)
         if colon:
-            for f in pending:
-                if f != base:
-                    table[f] = base
+            table.update((f, base) for f in pending if f != base)
             pending = []
     return table
 
 
-WORD_FORMS: dict[str, str] = {**_irregular(), **_table(_BRITISH_PAIRS)}
+WORD_FORMS: dict[str, str] = {**_forms(_IRREGULAR_PAIRS), **_forms(_BRITISH_PAIRS)}
 
 
 def base_form(word: str) -> str:

@@ -29,9 +29,9 @@ def _classes(tag: Tag) -> set[str]:
     return {c.lower() for c in tag.get("class") or []}
 
 
-def _level_before(table: Tag) -> int:
-    """The level of the heading the table stands under (1 when none)."""
-    previous = table.find_previous(_HEADING)
+def _level_before(tag: Tag) -> int:
+    """The level of the heading the tag stands under (1 when none)."""
+    previous = tag.find_previous(_HEADING)
     return int(previous.name[1]) if previous is not None else 1
 
 
