@@ -84,8 +84,8 @@ def unfold_qanda(soup: BeautifulSoup, root: Tag) -> None:
                 if text:
                     heading = soup.new_tag(f"h{question_level}")
                     heading.string = text
-                    if _anchor(tr):
-                        heading["id"] = _anchor(tr)
+                    if anchor := _anchor(tr):
+                        heading["id"] = anchor
                     out.append(heading)
             elif "answer" in kind:
                 cells = tr.find_all("td", recursive=False)

@@ -42,14 +42,23 @@ def _normal(line: str) -> str:
     return _ROMAN_EDGE.sub("#", text)
 
 
+# A header or footer line is shorter than this.
+_EDGE_CHARS = 100
+
+
+def _page_lines(items: list[tuple[float, object]]) -> tuple[list[_Line], list[_Line]]:
+    """A page's text lines, and those at its edges (the first and last two, each once)."""
+    lines = [it for _, it in items if isinstance(it, _Line) and it.text.strip()]
+    return lines, lines[:2] + lines[2:][-2:]
+
+
 def _running_lines(pages: list[list[tuple[float, object]]]) -> set[str]:
     """Lines repeated at the top or bottom of most pages (running headers and footers)."""
     if len(pages) < 2:
         return set()
     counts: Counter[str] = Counter()
     for items in pages:
-        texts = [it.text for _, it in items if isinstance(it, _Line) and it.text.strip()]
-        counts.update({_normal(t) for t in texts[:2] + texts[-2:] if len(t) < 100})
+        counts.update({_normal(line.text) for line in _page_lines(items)[1] if len(line.text) < _EDGE_CHARS})
     return {text for text, n in counts.items() if n >= 2 and n >= len(pages) / 2}
 
 
@@ -66,14 +75,14 @@ def chapter_running_lines(pages: list[list[tuple[float, object]]]) -> set[int]:
     at: dict[tuple[int, str], list[tuple[int, int]]] = {}
     inside: Counter[str] = Counter()
     for index, items in enumerate(pages):
-        lines = [it for _, it in items if isinstance(it, _Line) and it.text.strip()]
-        edges = lines[:2] + [line for line in lines[-2:] if all(line is not kept for kept in lines[:2])]
+        lines, edges = _page_lines(items)
         for line in edges:
-            if len(line.text) < 100:
+            if len(line.text) < _EDGE_CHARS:
                 at.setdefault((index % 2, _normal(line.text)), []).append((index, id(line)))
-        inside.update(_normal(line.text) for line in lines if all(line is not edge for edge in edges))
+        at_edge = {id(line) for line in edges}
+        inside.update(_normal(line.text) for line in lines if id(line) not in at_edge)
     drop: set[int] = set()
-    for (side, text), found in at.items():
+    for (_, text), found in at.items():
         if inside[text] > 1:
             continue  # a line the body says too ("The default value is: NO."): content that fell at an edge
         indexes = sorted({index for index, _ in found})

@@ -152,8 +152,6 @@ class _PageBuilder:
             if self.running_title(line) or _PAGE_NUMBER.match(line) or _normal(line) in self.running \
                     or _DOT_LEADER.search(line):
                 continue  # running headers, footers, page numbers and contents lines add nothing
-            if id(item) in self.chapter_running and not (entries and _key(line) == _key(entries[0][1])):
-                continue  # a chapter's running header; the chapter's own heading line is kept
             if entries and _key(line) == _key(entries[0][1]):
                 flush()
                 self.open_block = None
@@ -162,6 +160,8 @@ class _PageBuilder:
                     self.enter(*entries.pop(0))
                 prev_ended = True
                 continue
+            if id(item) in self.chapter_running:
+                continue  # a chapter's running header (the chapter's own heading line entered its section above)
             if (self.body and item.size and item.size < self.body * 0.9 and len(line) < 100
                     and (position <= 1 or position >= len(items) - 2)):
                 continue  # small print at the very top or bottom of a page is a header/footer
