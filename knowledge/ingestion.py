@@ -17,7 +17,8 @@ from django.db.models import F
 from django.utils import timezone
 
 from jobqueue import enqueue
-from knowledge.chunking import ChunkDraft, chunk_document, minilm_token_counter
+from knowledge.chunking import ChunkDraft, chunk_document
+from knowledge.tokens import minilm_token_counter
 from knowledge.embedding import get_embedder
 from textcore.identifiers import code_terms
 from textcore.injection import assistant_addressing_lines
@@ -256,7 +257,8 @@ def _chunk_row(document: Document, draft: ChunkDraft, vector) -> Chunk:
     return Chunk(
         document=document, collection_id=document.collection_id, order=draft.order, text=draft.text,
         heading_path=heading_path, heading_text=" > ".join(heading_path), page=draft.page,
-        anchor=draft.anchor[:200], token_count=draft.token_count, content_hash=draft.content_hash,
+        anchor=draft.anchor[:200], sections=[{**mark, "anchor": mark["anchor"][:200]} for mark in draft.sections],
+        token_count=draft.token_count, content_hash=draft.content_hash,
         embedding=vector, identifiers=code_terms(draft.embed_text)[:200],
     )
 

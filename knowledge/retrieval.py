@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import time
 from dataclasses import dataclass, field
 
@@ -37,6 +38,7 @@ class Hit:
     collection: str
     updated_at: object
     identifiers: list[str] = field(default_factory=list)
+    sections: list[dict] = field(default_factory=list)  # Chunk.sections: where a merged section begins
     dense: float = 0.0
     lexical: float = 0.0
     identifier_matches: list[str] = field(default_factory=list)
@@ -52,6 +54,20 @@ class Hit:
     @property
     def citation_source(self) -> str:
         return f"{self.source}#{self.anchor}" if self.anchor else self.source
+
+    def spans(self) -> list[tuple[str, str]]:
+        """The chunk's text cut where it passes into another section: (text, anchor) in order; the whole text
+        with the chunk's anchor when it is one section's."""
+        if not self.sections:
+            return [(self.text, self.anchor)]
+        bounds = [mark["at"] for mark in self.sections[1:]] + [len(self.text)]
+        return [(self.text[mark["at"]:end], mark["anchor"]) for mark, end in zip(self.sections, bounds)]
+
+    @property
+    def section_sources(self) -> list[str]:
+        """`source#anchor` of every section the chunk holds text of, its own first."""
+        anchors = [self.anchor] + [mark["anchor"] for mark in self.sections]
+        return list(dict.fromkeys(f"{self.source}#{a}" if a else self.source for a in anchors))
 
 
 @dataclass
@@ -197,13 +213,15 @@ def load_hits(chunk_ids: list[int]) -> list[Hit]:
     with connection.cursor() as cursor:
         cursor.execute(
             "SELECT c.id, c.document_id, c.collection_id, c.order, c.text, c.heading_text, c.anchor, c.page, "
-            "c.search_vector::text, d.source, d.title, k.name, d.updated_at, c.identifiers "
+            "c.search_vector::text, d.source, d.title, k.name, d.updated_at, c.identifiers, c.sections "
             "FROM knowledge_chunk c JOIN knowledge_document d ON d.id = c.document_id "
             "JOIN knowledge_collection k ON k.id = c.collection_id WHERE c.id = ANY(%s)",
             [chunk_ids],
         )
         rows = cursor.fetchall()
-    return [Hit(*row[:13], identifiers=list(row[13] or [])) for row in rows]
+    # A raw cursor reads jsonb as its text (Django's psycopg set-up leaves decoding to the field).
+    return [Hit(*row[:13], identifiers=list(row[13] or []),
+                sections=json.loads(row[14]) if isinstance(row[14], str) else list(row[14] or [])) for row in rows]
 
 
 def chunk_texts_at(places: list[tuple[int, int]]) -> dict[tuple[int, int], str]:

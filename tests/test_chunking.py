@@ -7,7 +7,8 @@ import random
 
 import pytest
 
-from knowledge.chunking import ChunkDraft, chunk_document, embed_text_for, minilm_token_counter
+from knowledge.chunking import ChunkDraft, chunk_document, embed_text_for
+from knowledge.tokens import minilm_token_counter
 from textcore.sentences import split_sentences
 from knowledge.parsing.base import Block, ParsedDocument, table_block
 
@@ -114,6 +115,30 @@ def test_a_tiny_section_cited_under_its_larger_sibling_keeps_its_own_heading_lin
     assert lines[:2] == ["--out-dir : directory to write the output in",
                          "The output will be written to this directory."], lines
     assert "--explain : explain an error" in lines
+
+
+def test_a_chunk_marks_where_each_merged_section_begins() -> None:
+    doc = _doc(_text(("Doc", "Intro"), "Tiny intro.", anchor="intro"),
+               _text(("Doc", "Claims"), _sentences(4), anchor="claims"),
+               _text(("Doc", "Questions"), "Ask finance.", anchor="questions"),
+               _text(("Doc", "Contact"), "Mail the desk.", anchor="contact"))
+    chunks = chunk_document(doc, word_counter, max_tokens=256, target_tokens=200, min_tokens=10)
+    assert len(chunks) == 1 and chunks[0].anchor == "claims"
+    chunk = chunks[0]
+    assert [m["anchor"] for m in chunk.sections] == ["intro", "claims", "questions", "contact"]
+    assert [m["heading"] for m in chunk.sections] == [["Doc", "Intro"], ["Doc", "Claims"], ["Doc", "Questions"],
+                                                      ["Doc", "Contact"]]
+    bounds = [m["at"] for m in chunk.sections] + [len(chunk.text)]
+    pieces = [chunk.text[a:b].strip() for a, b in zip(bounds, bounds[1:])]
+    assert pieces[0] == "Intro\nTiny intro." and pieces[1].startswith("Claims\n")
+    assert pieces[2] == "Questions\nAsk finance." and pieces[3] == "Contact\nMail the desk."
+
+
+def test_chunks_of_one_section_have_no_marks() -> None:
+    doc = _doc(_text(("Doc", "A"), _sentences(30, 1), anchor="a"), _text(("Doc", "B"), "Short.", anchor="b"))
+    chunks = chunk_document(doc, word_counter, max_tokens=120, target_tokens=100, min_tokens=20)
+    assert len(chunks) > 2 and [c.anchor for c in chunks][-2:] == ["a", "b"]
+    assert all(c.sections == [] for c in chunks)
 
 
 def test_tiny_last_section_merges_into_previous() -> None:

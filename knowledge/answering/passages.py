@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass, field
 from django.conf import settings
 
@@ -35,13 +36,35 @@ class SourcePassage:
     @property
     def url(self) -> str:
         """Link to the exact section in the web console."""
-        # ?chunk= highlights the passage itself; the anchor still reaches the section without scripts.
-        anchor = f"#{self.first.anchor}" if self.first.anchor else ""
-        return f"{settings.SITE_URL}/documents/{self.first.document_id}/?chunk={self.first.chunk_id}{anchor}"
+        return section_url(self.first, self.first.anchor)
 
     @property
     def source_ref(self) -> str:
         return self.first.citation_source
+
+    def section_of(self, sentence: str) -> tuple[Hit, str]:
+        """The chunk and the anchor of the section that holds `sentence` (a sentence of the answer citing this
+        passage): a chunk may hold short sections merged into it, each with its own anchor. The section whose
+        words cover most of the sentence's; the passage's own when none holds any of them."""
+        words = set(_WORD.findall(sentence.lower()))
+        best, best_share = (self.first, self.first.anchor), 0.0
+        if not words:
+            return best
+        for hit in self.hits:
+            for text, anchor in hit.spans():
+                share = len(words & set(_WORD.findall(text.lower()))) / len(words)
+                if share > best_share:
+                    best, best_share = (hit, anchor), share
+        return best
+
+
+_WORD = re.compile(r"\w+")
+
+
+def section_url(hit: Hit, anchor: str) -> str:
+    """Link to a section of a chunk's document in the web console."""
+    # ?chunk= highlights the passage itself; the anchor still reaches the section without scripts.
+    return f"{settings.SITE_URL}/documents/{hit.document_id}/?chunk={hit.chunk_id}" + (f"#{anchor}" if anchor else "")
 
 
 def build_passages(hits: list[Hit], *, limit: int = 5) -> list[SourcePassage]:

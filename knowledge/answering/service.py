@@ -15,7 +15,7 @@ from knowledge.answering import compose as composing
 from knowledge.answering import evidence as evidence_mod
 from knowledge.answering import disagreement, extractive, graph, store
 from knowledge.answering.currency import demote_superseded, successors
-from knowledge.answering.passages import SourcePassage, build_passages
+from knowledge.answering.passages import SourcePassage, build_passages, section_url
 from knowledge.answering.providers import AnsweringProviders, default_providers
 from knowledge.answering.result import AnswerResult, Citation
 from knowledge.embedding import cached_embed
@@ -24,7 +24,8 @@ from knowledge.models import Answer, Collection, GlossaryTerm
 from knowledge.query import analyze
 from knowledge.redaction import redact
 from knowledge.retrieval import retrieve
-from textcore.markers import parse_markers, renumber
+from textcore.markers import parse_markers, renumber, strip_markers
+from textcore.sentences import sentence_spans
 
 log = logging.getLogger(__name__)
 
@@ -346,20 +347,33 @@ def _citations(answer: str, passages: list[SourcePassage]) -> list[Citation]:
     """Citations for the [n] markers the answer uses, in order of first use."""
     by_n = {p.n: p for p in passages}
     used = [n for n in parse_markers(answer) if n in by_n]
+    citing = _citing_sentences(answer)
     citations = []
     for passage in (by_n[n] for n in used):
         first = passage.first
+        # The section of the first sentence citing the passage: a chunk may hold short sections of its own.
+        hit, anchor = passage.section_of(citing[passage.n][0]) if citing.get(passage.n) else (first, first.anchor)
         citations.append(Citation(
-            n=passage.n, source=passage.source_ref, title=passage.title, url=passage.url, chunk_id=first.chunk_id,
+            n=passage.n, source=f"{hit.source}#{anchor}" if anchor else hit.source, title=passage.title,
+            url=section_url(hit, anchor), chunk_id=first.chunk_id,
             quote=passage.text[:400], collection=first.collection,
             updated_at=first.updated_at.date().isoformat() if first.updated_at else "", chunk_ids=passage.chunk_ids,
         ))
     return citations
 
 
+def _citing_sentences(answer: str) -> dict[int, list[str]]:
+    """The sentences of an answer (markers removed) that cite each passage number, in order."""
+    out: dict[int, list[str]] = {}
+    for start, end in sentence_spans(answer):
+        for n in dict.fromkeys(parse_markers(answer[start:end])):
+            out.setdefault(n, []).append(strip_markers(answer[start:end]))
+    return out
+
+
 def _retrieved(hits) -> list[dict]:
-    return [{"chunk_id": h.chunk_id, "source": h.citation_source, "score": round(h.score, 4),
-             "fused": round(h.fused, 5), "retrievers": h.retrievers} for h in hits]
+    return [{"chunk_id": h.chunk_id, "source": h.citation_source, "sections": h.section_sources,
+             "score": round(h.score, 4), "fused": round(h.fused, 5), "retrievers": h.retrievers} for h in hits]
 
 
 def _closest(passages: list[SourcePassage]) -> list[dict]:

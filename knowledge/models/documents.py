@@ -160,6 +160,10 @@ class Chunk(models.Model):
     heading_text = models.TextField(blank=True, help_text="Heading path joined with ' > '.")
     page = models.PositiveIntegerField(null=True, blank=True)
     anchor = models.CharField(max_length=200, blank=True)
+    sections = models.JSONField(
+        default=list, blank=True,
+        help_text="Where the text passes into another section (a short section merged into this chunk): "
+                  "[{at, anchor, heading, page}], the first at 0; empty when all of it is the chunk's own section.")
     token_count = models.PositiveIntegerField(default=0)
     content_hash = models.CharField(max_length=64, db_index=True)
     embedding = VectorField(dimensions=EMBEDDING_DIM, null=True)

@@ -11,7 +11,8 @@ import time
 import pytest
 from django.core.management import call_command
 
-from knowledge.chunking import chunk_document, minilm_token_counter
+from knowledge.chunking import chunk_document
+from knowledge.tokens import minilm_token_counter
 from knowledge.embedding import get_embedder
 from knowledge.models import Chunk, Document
 from knowledge.parsing import parse_file

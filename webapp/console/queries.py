@@ -50,7 +50,7 @@ def ingestion_progress(documents) -> dict:
 def document_chunks(document: Document):
     """A document's chunks in reading order."""
     return Chunk.objects.filter(document=document).order_by("order").only(
-        "order", "text", "heading_path", "heading_text", "anchor", "page")
+        "order", "text", "heading_path", "heading_text", "anchor", "sections", "page")
 
 
 @dataclass(frozen=True)

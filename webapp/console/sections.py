@@ -37,20 +37,42 @@ class Paragraph:
 
 def build_sections(chunks, cited_chunk: int | None = None) -> list[Section]:
     """Sections in reading order; each anchor is used as an element id once only (ids must be unique).
+    A short section merged into a chunk (`Chunk.sections`) is shown under its own heading and anchor.
     The paragraphs of `cited_chunk` are marked so the page can highlight them and scroll to the first."""
     sections: list[Section] = []
     seen: set[str] = set()
-    for chunk in chunks:
-        path = [p for p in (chunk.heading_path or []) if p]
+    opened: set[int] = set()  # chunks whose first paragraph is placed
+    for chunk, text, anchor, path, page in _pieces(chunks):
         current = sections[-1] if sections else None
-        if current is None or current.anchor != chunk.anchor or current.trail != path[:-1] or \
+        if current is None or current.anchor != anchor or current.trail != path[:-1] or \
                 current.heading != (path[-1] if path else ""):
-            current = Section(anchor=chunk.anchor, heading=path[-1] if path else "", trail=path[:-1],
-                              level=min(len(path) + 1, 4) if path else 2, page=chunk.page,
-                              show_id=bool(chunk.anchor) and chunk.anchor not in seen)
-            seen.add(chunk.anchor)
+            current = Section(anchor=anchor, heading=path[-1] if path else "", trail=path[:-1],
+                              level=min(len(path) + 1, 4) if path else 2, page=page,
+                              show_id=bool(anchor) and anchor not in seen)
+            seen.add(anchor)
             sections.append(current)
         cited = chunk.pk == cited_chunk
-        texts = [p.strip() for p in chunk.text.split("\n\n") if p.strip()]
-        current.paragraphs.extend(Paragraph(text, chunk.pk, cited, cited and i == 0) for i, text in enumerate(texts))
+        texts = [p.strip() for p in text.split("\n\n") if p.strip()]
+        for t in texts:
+            current.paragraphs.append(Paragraph(t, chunk.pk, cited, cited and chunk.pk not in opened))
+            opened.add(chunk.pk)
     return sections
+
+
+def _pieces(chunks):
+    """(chunk, text, anchor, heading path, page) for each section a chunk holds text of, in order; a merged
+    section's text loses the heading line the chunk carries for it (the page shows it as a heading)."""
+    for chunk in chunks:
+        own = [p for p in (chunk.heading_path or []) if p]
+        marks = chunk.sections or []
+        if not marks:
+            yield chunk, chunk.text, chunk.anchor, own, chunk.page
+            continue
+        bounds = [mark["at"] for mark in marks[1:]] + [len(chunk.text)]
+        for mark, end in zip(marks, bounds):
+            path = [p for p in (mark.get("heading") or []) if p]
+            text = chunk.text[mark["at"]:end].strip("\n")
+            head, _, rest = text.partition("\n")
+            if rest and path and head.strip() in {" > ".join(path[i:]) for i in range(len(path))}:
+                text = rest
+            yield chunk, text, mark["anchor"], path, mark.get("page")

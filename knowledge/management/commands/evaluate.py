@@ -54,7 +54,8 @@ def run(items: list[dict], *, progress: bool = True, collection_ids: list[int] |
             "confidence": result.confidence,
             "warning": result.warning,
             "citations": [c.to_dict() for c in result.citations],
-            "retrieved": [r["source"] for r in result.retrieved],
+            # A chunk that holds short sections merged into it is found for each of them: its sources, its own first.
+            "retrieved": [r["sections"] if len(r.get("sections") or []) > 1 else r["source"] for r in result.retrieved],
             "latency_ms": round(latency, 1),
             "evidence": result.evidence,
             "self_check_flags": self_check_flags(result),
