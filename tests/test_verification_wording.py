@@ -8,6 +8,7 @@ from __future__ import annotations
 import pytest
 
 from verification.checks import Source, verify_answer
+from verification.checks.text import root, stem
 
 
 def test_a_count_pointing_back_is_compared_with_counts_with_and_without_their_noun() -> None:
@@ -317,3 +318,25 @@ def test_word_forms_fold_to_the_stem_of_their_base() -> None:
     assert stem("behaviour") == stem("behavior") and stem("centres") == stem("centers")
     # A form that is also a common word of another meaning is left alone: "bound" stays the noun of "upper bound".
     assert stem("bound") != stem("bind")
+
+
+def test_undoing_a_directive_is_no_negation_of_doing_it() -> None:
+    # Sphinx's C++ domain: "undo" reverses an action; its inflections are not "un" + "does" (a negated "does").
+    source = Source(1, ".. cpp:namespace-pop:: Undo the previous cpp:namespace-push directive (not just pop a "
+                       "scope).")
+    for claim in ("It undoes the previous cpp:namespace-push directive [1].",
+                  "Undoing the previous cpp:namespace-push directive is what it does [1]."):
+        assert verify_answer(claim, [source]).faithful, claim
+    assert not verify_answer("It does not undo the previous cpp:namespace-push directive [1].", [source]).faithful
+
+
+def test_a_noun_in_sion_or_tion_and_its_verb_share_a_root() -> None:
+    # i3's hacking guide: "my conclusion is that" said as "the author concludes".
+    source = Source(1, 'Therefore, my conclusion is that the only proper way of fixing the "window gets opened on '
+                       'the wrong workspace" problem is in the application itself.')
+    assert verify_answer("The author concludes that the only proper fix for the window opened on the wrong "
+                         "workspace is in the application itself [1].", [source]).faithful
+    for noun, verb in (("conclusion", "concludes"), ("decision", "decide"), ("description", "described"),
+                       ("reduction", "reduces"), ("inclusion", "included"), ("expansion", "expanding")):
+        assert root(stem(noun)) == root(stem(verb)), (noun, verb)
+    assert root(stem("description")) != root(stem("decide"))

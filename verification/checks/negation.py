@@ -46,7 +46,7 @@ _CLAUSE_WORDS = _SUBORDINATORS | frozenset("and but or so which otherwise except
 _OPEN_QUESTION = frozenset({"whether"})
 # Words that start with a negative prefix but are not negations of the rest.
 _PREFIX_EXCEPTIONS = frozenset("unless until under understand understood unit units unique universal union "
-                               "uninstall unicode uniform unify unified unix unlike".split())
+                               "uninstall unicode uniform unify unified unix unlike undoes undid undone undoing".split())
 # Words that negate without a negation word ("the data is missing" == "the data cannot be found").
 IMPLICIT_NEGATIONS = frozenset(stem(w) for w in "missing lack lacks lacking absent absence fail fails failed unable "
                                 "stop stops stopped cease ceased prevent prevents avoid refuse refuses skip skips skipped omit omits "

@@ -112,7 +112,15 @@ def root(s: str) -> str:
                 break
         else:
             break
+    # A Latin noun in -sion/-tion and its verb keep one root ("conclusion" / "concludes", "decision" / "decide",
+    # "description" / "describe", "reduction" / "reduce").
+    for end, verb in _ALTERNATIONS:
+        if s.endswith(end) and len(s) - len(end) >= 2:
+            return s[: -len(end)] + verb
     return s
+
+
+_ALTERNATIONS = (("script", "scrib"), ("miss", "mit"), ("us", "ud"), ("is", "id"), ("uct", "uc"), ("ans", "and"))
 
 
 # Spelled-out numbers are the number guard's business, not content words.
