@@ -340,3 +340,14 @@ def test_a_noun_in_sion_or_tion_and_its_verb_share_a_root() -> None:
                        ("reduction", "reduces"), ("inclusion", "included"), ("expansion", "expanding")):
         assert root(stem(noun)) == root(stem(verb)), (noun, verb)
     assert root(stem("description")) != root(stem("decide"))
+
+
+def test_a_count_heading_a_series_is_not_one_of_its_items() -> None:
+    # MkDocs' user guide: "three built-in themes, mkdocs and readthedocs" names two themes, not three items.
+    source = Source(1, "MkDocs includes two built-in themes (mkdocs and readthedocs), as documented below. However, "
+                       "many third party themes are available to choose from as well.")
+    assert verify_answer("There are two built-in themes, mkdocs and readthedocs [1].", [source]).faithful
+    assert not verify_answer("There are three built-in themes, mkdocs and readthedocs [1].", [source]).faithful
+    # A count that heads a series of as many items is still the answer counting its own list.
+    source = Source(1, "The builder accepts html, latex and man as its format.")
+    assert verify_answer("There are three formats, html, latex and man [1].", [source]).faithful

@@ -100,6 +100,18 @@ def listed_counts(text: str) -> frozenset[int]:
     return frozenset(counts)
 
 
+def _series_items(series: str) -> int:
+    """How many items a series names. A first item that counts things in the plural is the head the series
+    stands in apposition to, not an item ("three built-in themes, mkdocs and readthedocs" names two)."""
+    items = series.count(", ") + 2 - (1 if ", and " in series or ", or " in series else 0)
+    return items - 1 if _COUNTED_PLURAL.search(series.split(", ", 1)[0]) else items
+
+
+# A count of two or more before a plural noun, a word or two on ("three built-in themes", "2 optional arguments").
+_COUNTED_PLURAL = re.compile(r"(?i)\b(?:two|three|four|five|six|seven|eight|nine|ten|[2-9]|\d{2,})"
+                             r"(?:\s+[\w-]+){0,2}?\s+[a-z][\w-]*[a-z]s\b")
+
+
 def enumeration_counts(raws: list[str]) -> list[frozenset[int]]:
     """For each claim (by position), how many things the answer enumerates right there: the items of a
     series of three or more inside the claim ("sets A, B and C", counted by its commas), the items a colon
@@ -110,8 +122,7 @@ def enumeration_counts(raws: list[str]) -> list[frozenset[int]]:
     for i, raw in enumerate(raws):
         # An aside in brackets belongs to the item before it ("hoisted (the default), nested or linked").
         text = _ASIDE.sub("", strip_markers(raw))
-        counts = {m.group(0).count(", ") + 2 - (1 if ", and " in m.group(0) or ", or " in m.group(0) else 0)
-                  for m in _SERIES.finditer(text)}
+        counts = {_series_items(m.group(0)) for m in _SERIES.finditer(text)}
         after_colon = _listed_after_colon(text)
         if after_colon:
             counts.add(after_colon)
