@@ -351,3 +351,17 @@ def test_a_count_heading_a_series_is_not_one_of_its_items() -> None:
     # A count that heads a series of as many items is still the answer counting its own list.
     source = Source(1, "The builder accepts html, latex and man as its format.")
     assert verify_answer("There are three formats, html, latex and man [1].", [source]).faithful
+
+
+def test_a_contrast_does_not_excuse_denying_what_it_affirms() -> None:
+    # gzip's --rsyncable: "files that were changed in the archive instead of the entire archive" affirms the
+    # changed files; the contrast sets aside the entire archive, not them.
+    source = Source(1, "--rsyncable: When you synchronize a compressed file between two computers, this option allows "
+                       "rsync to transfer only files that were changed in the archive instead of the entire archive.")
+    assert not verify_answer("This option lets rsync transfer only files that were not changed in the archive [1].",
+                             [source]).faithful
+    assert verify_answer("This option lets rsync transfer only the changed files, not the entire archive [1].",
+                         [source]).faithful
+    # What a contrast sets aside may be denied ("rather than the app folder" / "not the app folder").
+    source = Source(1, "The loader finds templates by the package name rather than the working directory.")
+    assert verify_answer("The loader does not find templates by the working directory [1].", [source]).faithful

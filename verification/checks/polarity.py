@@ -1,15 +1,13 @@
 """Polarity guard: the claim's negations and antonyms compared with the source text that supports it.
 
-The claim is aligned word by word (difflib) with the few source sentences that share most of its
-content words. Stretches both sides share anchor the alignment; only the edits *between* two anchors
-are compared, because that is where the claim and the source talk about the same thing:
+The claim is aligned word by word (difflib) with the few source sentences that share most of its content words.
+Only the edits *between* two shared stretches are compared: there the claim and the source talk about one thing:
 - an edit that adds or drops a negation while the rest of it says the same ("is supported" / "is not
   supported", "can be carried over" / "cannot be carried over") is a conflict;
 - an edit that puts one word of an antonym pair where the source has the other ("added" / "removed",
   "before" / "after") is a conflict, unless a negation flips it back ("not enabled" / "disabled").
-A negation the source has somewhere else, or an edit that rewords the content as well, is not compared:
-that is paraphrase, and the support scorer judges it. Negative prefixes are read as negations first
-("unchanged" == "not changed", "non-public" == "not public"), so both spellings align.
+A negation the source has somewhere else, or an edit that rewords the content as well, is paraphrase, which the
+support scorer judges. Negative prefixes are read as negations ("unchanged" == "not changed"), so both align.
 """
 
 from __future__ import annotations
@@ -137,15 +135,17 @@ def _clause_negations(side: list[Token], axis: str, negating: set[str]) -> int:
 
 
 def _contrasted(claim: list[Token], source: list[Token], edit: "_Edit") -> bool:
-    """The side without the edit's negation sets the same thing aside by contrast in the clause around it
-    ("uses the document root rather than the app folder" / "does not use the app folder")."""
+    """The side without the edit's negation sets aside by contrast, in the clause around it, what the other side
+    negates ("uses the document root rather than the app folder" / "does not use the app folder") and does not
+    affirm it before the contrast ("files changed in the archive instead of the entire archive" / "not changed")."""
     sides = [(claim, max(0, edit.claim_span[0])), (source, max(0, edit.source_span[0]))]
     if sum(t.key == NEG for t in edit.claim) % 2:
         sides.reverse()  # the claim negates: the source is the plain side
     (plain, at), (negating, neg_at) = sides
     start, end = clause_of(plain, at)
     neg_start, neg_end = clause_of(negating, neg_at)
-    return bool(set_aside(plain[start:end]) & _scope(negating[neg_start:neg_end]))
+    cut = next((i for i in range(start, end) if plain[i].key == CONTRAST), end)
+    return bool(set_aside(plain[start:end]) & (_scope(negating[neg_start:neg_end]) - specific(plain[start:cut])))
 
 
 def _same_clause_parity(claim: list[Token], source: list[Token], edit: "_Edit") -> bool:
