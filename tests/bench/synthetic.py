@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import hashlib
+import json
 
 import numpy as np
 from django.db import connection
@@ -51,7 +52,7 @@ def replicate_chunks(target_total: int, seed: int = 1) -> int:
     written = 0
     with raw.cursor() as cursor, cursor.copy(
         'COPY knowledge_chunk (document_id, collection_id, "order", text, heading_path, heading_text, page, '
-        "anchor, token_count, content_hash, embedding, identifiers) FROM STDIN"
+        "anchor, sections, token_count, content_hash, embedding, identifiers) FROM STDIN"
     ) as copy:
         for k, document in enumerate(documents):
             vectors = noisy(base, rng, 0.02)
@@ -60,7 +61,7 @@ def replicate_chunks(target_total: int, seed: int = 1) -> int:
                     break
                 text = f"{chunk.text}\n(Archived copy {start + k}, region {k % 97}.)"
                 copy.write_row([document.pk, collection.pk, order, text, '["Archive"]', chunk.heading_text,
-                                chunk.page, chunk.anchor, chunk.token_count,
+                                chunk.page, chunk.anchor, json.dumps(chunk.sections), chunk.token_count,
                                 hashlib.sha256(text.encode()).hexdigest(), vector, chunk.identifiers])
                 written += 1
     with connection.cursor() as cursor:
