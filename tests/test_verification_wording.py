@@ -365,3 +365,16 @@ def test_a_contrast_does_not_excuse_denying_what_it_affirms() -> None:
     # What a contrast sets aside may be denied ("rather than the app folder" / "not the app folder").
     source = Source(1, "The loader finds templates by the package name rather than the working directory.")
     assert verify_answer("The loader does not find templates by the working directory [1].", [source]).faithful
+
+
+def test_a_count_of_a_noun_the_source_counts_otherwise_is_no_number_it_states_elsewhere() -> None:
+    # zstd's manual: the "2" of "Note 2:" does not back "two compression threads" where the passage counts 1.
+    source = Source(1, "Note 2: this mode is different from -T1, which spawns 1 compression thread in parallel with "
+                       "I/O. Final compressed result is also slightly different from -T1.")
+    assert not verify_answer("-T1 spawns two compression threads in parallel with I/O [1].", [source]).faithful
+    assert verify_answer("-T1 spawns one compression thread in parallel with I/O [1].", [source]).faithful
+    # SQLite's limits: the count said after its noun ("pages ... is 2147483646") is the same count.
+    source = Source(1, "Each table and index requires at least one page in the database file. Since the maximum "
+                       "number of pages in a database file is 2147483646, this is also the upper bound on tables.")
+    assert verify_answer("The file holds at most 2147483646 pages, and each table needs at least one page [1].",
+                         [source]).faithful

@@ -215,6 +215,49 @@ def counts_pointing_back(text: str) -> tuple[tuple[str, str], ...]:
     return tuple(out)
 
 
+# A whole count right before the noun it counts ("1 compression thread", "two built-in themes").
+_COUNT_NOUN = re.compile(rf"(?<![\w.,-])(\d+|{_WORDNUM})\s+([A-Za-z][a-z-]+)\b", re.I)
+
+
+def _counted(text: str) -> set[tuple[str, str]]:
+    """(value, stemmed noun) of each whole count written right before a noun."""
+    out = set()
+    for m in _COUNT_NOUN.finditer(text):
+        noun = m.group(2).lower()
+        if noun in STOPWORDS or noun in _UNIT_SKIP or noun in _WORD_NUMBERS:
+            continue
+        word = m.group(1).lower()
+        out.add((word if word.isdigit() else str(_WORD_NUMBERS[word]), stem(noun)))
+    return out
+
+
+_NEAR = 6  # words (dev: 4 -> one false flag more, 6-8 the same)
+
+
+def _near(text: str, value: str, noun: str) -> bool:
+    """The text says the value within a few words of the noun, in any order ("the maximum number of pages in a
+    database file is 2147483646")."""
+    words = re.findall(r"[A-Za-z]+|\d+", text)
+    at_value = [i for i, w in enumerate(words) if w == value or str(_WORD_NUMBERS.get(w.lower(), "")) == value]
+    at_noun = [i for i, w in enumerate(words) if w.isalpha() and stem(w.lower()) == noun]
+    return any(abs(i - j) <= _NEAR for i in at_value for j in at_noun)
+
+
+def _misplaced(claim_nums: list[NumberMention], claim_text: str, passage_text: str) -> NumberCheck | None:
+    """A conflict when the claim counts a noun with a number the passage has only elsewhere, and the passage counts
+    that noun with another ("spawns two compression threads" where it says "Note 2: ... spawns 1 compression
+    thread")."""
+    source = _counted(passage_text)
+    stated = {m.key for m in claim_nums}
+    for value, noun in _counted(claim_text):
+        if value not in stated or (value, noun) in source or _near(passage_text, value, noun):
+            continue
+        rival = sorted(v for v, n in source if n == noun and v != value)
+        if rival:
+            return NumberCheck("conflict", f"claim counts {value} {noun}, source counts {rival[0]}", (value,))
+    return None
+
+
 def _recounted(claim_text: str, passage_text: str) -> NumberCheck | None:
     """A conflict when the claim counts a noun back ("the five corners") that the passage counts
     differently ("the four corners", "4 corners"); None otherwise."""
@@ -280,7 +323,8 @@ def check_numbers(claim_text: str, passage_text: str, own: frozenset[int] = froz
         if not matches:
             missing.append(cm)
     if not missing:
-        return _recounted(claim_text, passage_text) or NumberCheck("pass", f"{len(claim_nums)} number(s) found")
+        return (_recounted(claim_text, passage_text) or _misplaced(claim_nums, claim_text, passage_text)
+                or NumberCheck("pass", f"{len(claim_nums)} number(s) found"))
     names = tuple(m.text.strip() for m in missing)
     # A number the claim states itself is no rival to its other numbers ("2015, unless --edition 2018").
     stated = {cm.key for cm in claim_nums}
