@@ -9,7 +9,14 @@ from knowledge.parsing.base import Block, ParsedDocument, table_to_text
 from knowledge.tokens import TokenCounter
 from textcore.sentences import is_code_block, sentence_spans
 
-__all__ = ["ChunkDraft", "chunk_document", "embed_text_for"]
+__all__ = ["ChunkDraft", "chunk_document", "embed_text_for", "section_pieces"]
+
+
+def section_pieces(text: str, marks: list[dict]) -> list[tuple[str, dict]]:
+    """A chunk's text cut at its section marks (`ChunkDraft.sections`, `Chunk.sections`): (piece, mark) in order;
+    [] when the chunk has no marks (all of it is its own section's)."""
+    bounds = [mark["at"] for mark in marks[1:]] + [len(text)]
+    return [(text[mark["at"]:end], mark) for mark, end in zip(marks, bounds)]
 
 
 def embed_text_for(heading_path: tuple[str, ...], text: str) -> str:

@@ -10,6 +10,7 @@ import numpy as np
 from django.conf import settings
 from django.db import connection, transaction
 
+from knowledge.chunking import section_pieces
 from knowledge.lexicon import TermStats, query_lexemes, term_stats
 from knowledge.query import QueryAnalysis, answer_type_lexemes
 from textcore.words import zipf
@@ -58,10 +59,8 @@ class Hit:
     def spans(self) -> list[tuple[str, str]]:
         """The chunk's text cut where it passes into another section: (text, anchor) in order; the whole text
         with the chunk's anchor when it is one section's."""
-        if not self.sections:
-            return [(self.text, self.anchor)]
-        bounds = [mark["at"] for mark in self.sections[1:]] + [len(self.text)]
-        return [(self.text[mark["at"]:end], mark["anchor"]) for mark, end in zip(self.sections, bounds)]
+        return [(piece, mark["anchor"]) for piece, mark in section_pieces(self.text, self.sections)] \
+            or [(self.text, self.anchor)]
 
     @property
     def section_sources(self) -> list[str]:

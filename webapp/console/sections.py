@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
+from knowledge.chunking import section_pieces
 from textcore.tables import has_table
 
 
@@ -64,14 +65,12 @@ def _pieces(chunks):
     section's text loses the heading line the chunk carries for it (the page shows it as a heading)."""
     for chunk in chunks:
         own = [p for p in (chunk.heading_path or []) if p]
-        marks = chunk.sections or []
-        if not marks:
+        pieces = section_pieces(chunk.text, chunk.sections or [])
+        if not pieces:
             yield chunk, chunk.text, chunk.anchor, own, chunk.page
-            continue
-        bounds = [mark["at"] for mark in marks[1:]] + [len(chunk.text)]
-        for mark, end in zip(marks, bounds):
+        for text, mark in pieces:
             path = [p for p in (mark.get("heading") or []) if p]
-            text = chunk.text[mark["at"]:end].strip("\n")
+            text = text.strip("\n")
             head, _, rest = text.partition("\n")
             if rest and path and head.strip() in {" > ".join(path[i:]) for i in range(len(path))}:
                 text = rest
