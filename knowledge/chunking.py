@@ -312,41 +312,39 @@ def _pack(units: list[_Unit], target: int, hard: int, min_tokens: int) -> list[l
     return groups
 
 
-def _join(units: list[_Unit]) -> str:
-    text = units[0].text
+def _join(units: list[_Unit]) -> tuple[str, list[int]]:
+    """The units' text, joined by their separators, and where each unit starts in it."""
+    text, starts = units[0].text, [0]
     for unit in units[1:]:
-        text += unit.sep + unit.text
-    return text.strip("\n").rstrip()  # leading spaces may be a code block's indentation
+        text += unit.sep
+        starts.append(len(text))
+        text += unit.text
+    lead = len(text) - len(text.lstrip("\n"))
+    # Leading spaces may be a code block's indentation: only newlines go at the start.
+    return text.strip("\n").rstrip(), [max(0, start - lead) for start in starts]
 
 
-def _marks(units: list[_Unit], own: tuple) -> list[dict]:
-    """Where the joined text of `units` passes from one section to another ({"at", "anchor", "heading", "page"},
-    the first at 0); empty when all of it is the `own` section's."""
+def _marks(units: list[_Unit], starts: list[int], own: tuple) -> list[dict]:
+    """Where the joined text of `units` (each starting at `starts`) passes from one section to another ({"at",
+    "anchor", "heading", "page"}, the first at 0); empty when all of it is the `own` section's."""
     if all(unit.origin in (None, own) for unit in units):
         return []
-    raw = units[0].text
-    starts = [0]
-    for unit in units[1:]:
-        raw += unit.sep
-        starts.append(len(raw))
-        raw += unit.text
-    lead = len(raw) - len(raw.lstrip("\n"))
     marks: list[dict] = []
     for unit, start in zip(units, starts):
         path, page, anchor = unit.origin or own
         if not marks or (marks[-1]["anchor"], marks[-1]["heading"], marks[-1]["page"]) != (anchor, list(path), page):
-            marks.append({"at": max(0, start - lead) if marks else 0, "anchor": anchor, "heading": list(path),
-                          "page": page})
+            marks.append({"at": start if marks else 0, "anchor": anchor, "heading": list(path), "page": page})
     return marks if len(marks) > 1 or marks[0]["anchor"] != own[2] else []
 
 
 def _enforce(path: tuple[str, ...], group: list[_Unit], max_tokens: int,
-             counter: _Counter) -> list[tuple[str, int, list[_Unit]]]:
-    """Measure the real embed text and split until every piece is within max_tokens."""
-    text = _join(group)
+             counter: _Counter) -> list[tuple[str, int, list[_Unit], list[int]]]:
+    """Measure the real embed text and split until every piece is within max_tokens: (text, tokens, its units,
+    where each unit starts in the text)."""
+    text, starts = _join(group)
     total = counter.count(embed_text_for(path, text))
     if total <= max_tokens:
-        return [(text, total, group)]
+        return [(text, total, group, starts)]
     if len(group) > 1:
         mid = len(group) // 2
         return _enforce(path, group[:mid], max_tokens, counter) + _enforce(path, group[mid:], max_tokens, counter)
@@ -378,12 +376,12 @@ def chunk_document(
         target = max(1, min(hard, target_tokens - overhead))
         units = _fit_units(section.units, target, hard, counter)
         for group in _pack(units, target, hard, min_tokens):
-            for text, total, pieces in _enforce(path, group, max_tokens, counter):
+            for text, total, pieces, starts in _enforce(path, group, max_tokens, counter):
                 embed = embed_text_for(path, text)
                 drafts.append(ChunkDraft(
                     order=len(drafts), text=text, heading_path=path, page=section.page,
                     anchor=section.anchor, token_count=total,
                     content_hash=hashlib.sha256(embed.encode("utf-8")).hexdigest(),
-                    sections=_marks(pieces, (section.path, section.page, section.anchor)),
+                    sections=_marks(pieces, starts, (section.path, section.page, section.anchor)),
                 ))
     return drafts

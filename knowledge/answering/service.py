@@ -25,7 +25,7 @@ from knowledge.query import analyze
 from knowledge.redaction import redact
 from knowledge.retrieval import retrieve
 from textcore.markers import parse_markers, renumber, strip_markers
-from textcore.sentences import sentence_spans
+from textcore.sentences import split_sentences
 
 log = logging.getLogger(__name__)
 
@@ -347,12 +347,12 @@ def _citations(answer: str, passages: list[SourcePassage]) -> list[Citation]:
     """Citations for the [n] markers the answer uses, in order of first use."""
     by_n = {p.n: p for p in passages}
     used = [n for n in parse_markers(answer) if n in by_n]
-    citing = _citing_sentences(answer)
+    citing = _first_citing(answer)
     citations = []
     for passage in (by_n[n] for n in used):
         first = passage.first
         # The section of the first sentence citing the passage: a chunk may hold short sections of its own.
-        hit, anchor = passage.section_of(citing[passage.n][0]) if citing.get(passage.n) else (first, first.anchor)
+        hit, anchor = passage.section_of(citing[passage.n]) if passage.n in citing else (first, first.anchor)
         citations.append(Citation(
             n=passage.n, source=f"{hit.source}#{anchor}" if anchor else hit.source, title=passage.title,
             url=section_url(hit, anchor), chunk_id=first.chunk_id,
@@ -362,12 +362,12 @@ def _citations(answer: str, passages: list[SourcePassage]) -> list[Citation]:
     return citations
 
 
-def _citing_sentences(answer: str) -> dict[int, list[str]]:
-    """The sentences of an answer (markers removed) that cite each passage number, in order."""
-    out: dict[int, list[str]] = {}
-    for start, end in sentence_spans(answer):
-        for n in dict.fromkeys(parse_markers(answer[start:end])):
-            out.setdefault(n, []).append(strip_markers(answer[start:end]))
+def _first_citing(answer: str) -> dict[int, str]:
+    """For each passage number, the first sentence of the answer that cites it (markers removed)."""
+    out: dict[int, str] = {}
+    for sentence in split_sentences(answer):
+        for n in parse_markers(sentence):
+            out.setdefault(n, strip_markers(sentence))
     return out
 
 

@@ -8,6 +8,7 @@ from functools import lru_cache
 
 from textcore.markers import strip_markers
 from textcore.sentences import LIST_ITEM
+from textcore.words import WORD_NUMBERS
 
 
 _ENUMERATOR = re.compile(r"^\s*(\d{1,3})[.)]\s")
@@ -108,8 +109,8 @@ def _series_items(series: str) -> int:
 
 
 # A count of two or more before a plural noun, a word or two on ("three built-in themes", "2 optional arguments").
-_COUNTED_PLURAL = re.compile(r"(?i)\b(?:two|three|four|five|six|seven|eight|nine|ten|[2-9]|\d{2,})"
-                             r"(?:\s+[\w-]+){0,2}?\s+[a-z][\w-]*[a-z]s\b")
+_COUNTS = "|".join(sorted((w for w, n in WORD_NUMBERS.items() if n >= 2 and w != "twice"), key=len, reverse=True))
+_COUNTED_PLURAL = re.compile(rf"(?i)\b(?:{_COUNTS}|[2-9]|\d{{2,}})(?:\s+[\w-]+){{0,2}}?\s+[a-z][\w-]*[a-z]s\b")
 
 
 def enumeration_counts(raws: list[str]) -> list[frozenset[int]]:
